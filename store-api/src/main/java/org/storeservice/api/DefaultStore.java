@@ -1,0 +1,149 @@
+package org.storeservice.api;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.storage.Storage;
+
+/**
+ * The standard {@link Store}: validates each write against {@link StoreLimits}, hands it to a
+ * {@link Storage}, and turns every storage failure into {@link Status#ERROR}, logged through SLF4J with
+ * the key and the cause.
+ *
+ * <p>Rules where the wire contract is silent: a {@code null} or empty key gives {@code Error}; a
+ * {@code null} value or content gives {@code Error}; an empty value or content is stored as empty; a key
+ * or value over its limit gives {@code Error} and stores nothing; a write to an existing key replaces it
+ * unless the {@link OverwritePolicy} is {@link OverwritePolicy#REJECT}.
+ *
+ * <p>Immutable and thread-safe when its storage is. It does not own the storage: the host closes it.
+ */
+public final class DefaultStore implements Store {
+    private static final Logger log = LoggerFactory.getLogger(DefaultStore.class);
+
+    private final Storage storage;
+    private final StoreLimits limits;
+    private final OverwritePolicy overwritePolicy;
+
+    private DefaultStore(Builder builder) {
+        this.storage = builder.storage;
+        this.limits = builder.limits;
+        this.overwritePolicy = builder.overwritePolicy;
+    }
+
+    /** A store over {@code storage} with default limits and {@link OverwritePolicy#REPLACE}. */
+    public static DefaultStore of(Storage storage) {
+        return builder(storage).build();
+    }
+
+    public static Builder builder(Storage storage) {
+        return new Builder(storage);
+    }
+
+    public StoreLimits limits() {
+        return limits;
+    }
+
+    public OverwritePolicy overwritePolicy() {
+        return overwritePolicy;
+    }
+
+    @Override
+    public Status writeString(String key, String value) {
+        if (!isValidKey(key, "WriteString")) {
+            return Status.ERROR;
+        }
+        if (value == null) {
+            log.debug("WriteString rejected for key {}: value is missing", LogSafe.key(key));
+            return Status.ERROR;
+        }
+        if (Utf8.exceeds(value, limits.maxValueBytes())) {
+            log.debug("WriteString rejected for key {}: value over {} UTF-8 bytes",
+                    LogSafe.key(key), limits.maxValueBytes());
+            return Status.ERROR;
+        }
+        try {
+            return written(storage.putText(key, value, overwritePolicy), key, "WriteString");
+        } catch (IOException | RuntimeException e) {
+            log.warn("WriteString failed for key {}: storage error", LogSafe.key(key), e);
+            return Status.ERROR;
+        }
+    }
+
+    @Override
+    public Status writeBytes(String key, InputStream content) {
+        if (!isValidKey(key, "WriteBytes")) {
+            return Status.ERROR;
+        }
+        if (content == null) {
+            log.debug("WriteBytes rejected for key {}: content is missing", LogSafe.key(key));
+            return Status.ERROR;
+        }
+        LimitedContent limited = new LimitedContent(content, limits.maxValueBytes());
+        try {
+            return written(storage.putBytes(key, limited, overwritePolicy), key, "WriteBytes");
+        } catch (IOException | RuntimeException e) {
+            if (limited.sourceFailure() != null) {
+                throw new ContentStreamException(limited.sourceFailure());
+            }
+            if (limited.limitExceeded()) {
+                log.debug("WriteBytes rejected for key {}: content over {} bytes",
+                        LogSafe.key(key), limits.maxValueBytes());
+            } else {
+                log.warn("WriteBytes failed for key {}: storage error", LogSafe.key(key), e);
+            }
+            return Status.ERROR;
+        }
+    }
+
+    private boolean isValidKey(String key, String operation) {
+        if (key == null || key.isEmpty()) {
+            log.debug("{} rejected: key is missing or empty", operation);
+            return false;
+        }
+        if (key.length() > limits.maxKeyLength()) {
+            log.debug("{} rejected for key {}: key over {} chars", operation, LogSafe.key(key), limits.maxKeyLength());
+            return false;
+        }
+        return true;
+    }
+
+    private static Status written(boolean stored, String key, String operation) {
+        if (!stored) {
+            log.debug("{} rejected for key {}: key exists and overwrites are rejected", operation, LogSafe.key(key));
+            return Status.ERROR;
+        }
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public String toString() {
+        return "DefaultStore{storage=" + storage + ", " + limits + ", overwritePolicy=" + overwritePolicy + '}';
+    }
+
+    /** Builds a {@link DefaultStore}. Not thread-safe. */
+    public static final class Builder {
+        private final Storage storage;
+        private StoreLimits limits = StoreLimits.defaults();
+        private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
+
+        private Builder(Storage storage) {
+            this.storage = Objects.requireNonNull(storage, "storage");
+        }
+
+        public Builder limits(StoreLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        public Builder overwritePolicy(OverwritePolicy overwritePolicy) {
+            this.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
+            return this;
+        }
+
+        public DefaultStore build() {
+            return new DefaultStore(this);
+        }
+    }
+}

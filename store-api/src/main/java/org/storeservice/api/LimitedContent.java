@@ -1,0 +1,80 @@
+package org.storeservice.api;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Wraps a caller's content stream on its way to storage: fails the read once more than the limit has
+ * been read, and remembers whether a failure came from the caller's stream or from the limit, so that
+ * {@link DefaultStore} can tell those apart from a storage failure.
+ */
+final class LimitedContent extends InputStream {
+    private final InputStream source;
+    private final long limit;
+    private long count;
+    private boolean limitExceeded;
+    private IOException sourceFailure;
+
+    LimitedContent(InputStream source, long limit) {
+        this.source = source;
+        this.limit = limit;
+    }
+
+    IOException sourceFailure() {
+        return sourceFailure;
+    }
+
+    boolean limitExceeded() {
+        return limitExceeded;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int b = fromSource(() -> source.read());
+        if (b >= 0) {
+            counted(1);
+        }
+        return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        int n = fromSource(() -> source.read(buffer, offset, length));
+        if (n > 0) {
+            counted(n);
+        }
+        return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+        return fromSource(source::available);
+    }
+
+    private void counted(int n) throws IOException {
+        count += n;
+        if (count > limit) {
+            limitExceeded = true;
+            throw new IOException("Content exceeds the limit of " + limit + " bytes");
+        }
+    }
+
+    private int fromSource(SourceRead read) throws IOException {
+        if (limitExceeded) {
+            throw new IOException("Content exceeds the limit of " + limit + " bytes");
+        }
+        try {
+            return read.run();
+        } catch (IOException e) {
+            if (sourceFailure == null) {
+                sourceFailure = e;
+            }
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface SourceRead {
+        int run() throws IOException;
+    }
+}

@@ -1,0 +1,16 @@
+package org.storeservice.api.storage;
+
+import java.util.List;
+
+/** Opens a fresh {@link MemoryStorage} for the URI {@code memory:} (anything after the colon is ignored). */
+public final class MemoryStorageProvider implements StorageProvider {
+    @Override
+    public List<String> uriPrefixes() {
+        return List.of("memory:");
+    }
+
+    @Override
+    public Storage open(String uri) {
+        return new MemoryStorage();
+    }
+}

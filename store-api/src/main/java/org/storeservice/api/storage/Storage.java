@@ -1,0 +1,59 @@
+package org.storeservice.api.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import org.storeservice.api.OverwritePolicy;
+
+/**
+ * Where a {@link org.storeservice.api.Store} keeps its entries: the SPI a host implements to plug in
+ * its own storage. Open one by URI with {@link Storages#open(String)}, or construct it directly.
+ *
+ * <p>Every write is atomic: after a write that throws, readers see the previous value (or none), never
+ * part of the new one. After a write that returns, the value is as durable as the backend promises
+ * (see each backend's docs) and every later {@link #get(String)} sees it.
+ *
+ * <p>Implementations must be thread-safe: a store calls them from many request threads at once.
+ * Keys and values have already been validated by the store (non-null, non-empty key, within limits).
+ */
+public interface Storage extends AutoCloseable {
+
+    /**
+     * Stores {@code value} as text under {@code key}.
+     *
+     * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
+     *     and {@code key} already held a value, which is then left unchanged
+     * @throws IOException if the value could not be stored; nothing was stored
+     */
+    boolean putText(String key, String value, OverwritePolicy policy) throws IOException;
+
+    /**
+     * Stores the bytes of {@code content}, read to its end, under {@code key}. The backend should pass
+     * the stream on (to a driver or file) rather than buffer it whole, where it can.
+     *
+     * <p>If reading {@code content} throws, the backend must propagate that exception (wrapped or not)
+     * and store nothing.
+     *
+     * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
+     *     and {@code key} already held a value, which is then left unchanged
+     * @throws IOException if the content could not be read or stored; nothing was stored
+     */
+    boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException;
+
+    /**
+     * The entry stored under {@code key}, if any. The wire contract has no read; hosts, operators'
+     * tools and tests need one.
+     */
+    Optional<StoredEntry> get(String key) throws IOException;
+
+    /**
+     * Visits every entry whose key starts with {@code keyPrefix} (empty for all), in ascending key order
+     * (by UTF-16 code unit, as {@link String#compareTo(String)}), one at a time, so that a store larger
+     * than memory can be exported. Entries written during a scan may or may not be visited.
+     */
+    void scan(String keyPrefix, EntryVisitor visitor) throws IOException;
+
+    /** Releases the backend's resources; calls after close fail. Closing twice is harmless. */
+    @Override
+    void close() throws IOException;
+}
