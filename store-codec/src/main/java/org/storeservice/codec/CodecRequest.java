@@ -1,0 +1,132 @@
+package org.storeservice.codec;
+
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One HTTP request as the codec sees it, independent of any server: method, path, raw query, headers and
+ * the body as a stream. A server adapter builds one per request.
+ *
+ * <p>Immutable except for the body stream, which the codec reads at most once. Not for sharing across threads.
+ */
+public final class CodecRequest {
+    private final String method;
+    private final String path;
+    private final String rawQuery;
+    private final String scheme;
+    private final Map<String, List<String>> headers;
+    private final InputStream body;
+
+    private CodecRequest(Builder builder) {
+        this.method = builder.method;
+        this.path = builder.path;
+        this.rawQuery = builder.rawQuery;
+        this.scheme = builder.scheme;
+        Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        builder.headers.forEach((name, values) -> copy.put(name, List.copyOf(values)));
+        this.headers = Collections.unmodifiableMap(copy);
+        this.body = builder.body;
+    }
+
+    /**
+     * A request for {@code method} (e.g. {@code "POST"}) on {@code path}, the decoded request path without
+     * the query (e.g. {@code "/API/Store.asmx/WriteString"}).
+     */
+    public static Builder builder(String method, String path) {
+        return new Builder(method, path);
+    }
+
+    /** The HTTP method, upper case as sent. */
+    public String method() {
+        return method;
+    }
+
+    /** The decoded path, without the query string. */
+    public String path() {
+        return path;
+    }
+
+    /** The query string as sent (still percent-encoded), without the {@code '?'}; empty if none. */
+    public String rawQuery() {
+        return rawQuery;
+    }
+
+    /** {@code "http"} or {@code "https"}: how the client reached the server (for addresses in the WSDL). */
+    public String scheme() {
+        return scheme;
+    }
+
+    /** The first value of header {@code name} (case-insensitive), or {@code null} if absent. */
+    public String header(String name) {
+        List<String> values = headers.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    /** Every value of header {@code name} (case-insensitive), in order; empty if absent. */
+    public List<String> headers(String name) {
+        return headers.getOrDefault(name, List.of());
+    }
+
+    /** All headers, names case-insensitive. */
+    public Map<String, List<String>> headers() {
+        return headers;
+    }
+
+    /** The request body; empty for a request without one. */
+    public InputStream body() {
+        return body;
+    }
+
+    @Override
+    public String toString() {
+        return method + ' ' + path + (rawQuery.isEmpty() ? "" : "?" + rawQuery);
+    }
+
+    /** Builds a {@link CodecRequest}. Not thread-safe. */
+    public static final class Builder {
+        private final String method;
+        private final String path;
+        private String rawQuery = "";
+        private String scheme = "http";
+        private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        private InputStream body = InputStream.nullInputStream();
+
+        private Builder(String method, String path) {
+            this.method = Objects.requireNonNull(method, "method");
+            this.path = Objects.requireNonNull(path, "path");
+        }
+
+        /** The raw (percent-encoded) query string without {@code '?'}; {@code null} means none. */
+        public Builder rawQuery(String rawQuery) {
+            this.rawQuery = rawQuery == null ? "" : rawQuery;
+            return this;
+        }
+
+        public Builder scheme(String scheme) {
+            this.scheme = Objects.requireNonNull(scheme, "scheme").toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** Adds one value of header {@code name}; call again to add more values. */
+        public Builder header(String name, String value) {
+            headers.computeIfAbsent(Objects.requireNonNull(name, "name"), n -> new ArrayList<>())
+                    .add(Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        public Builder body(InputStream body) {
+            this.body = Objects.requireNonNull(body, "body");
+            return this;
+        }
+
+        public CodecRequest build() {
+            return new CodecRequest(this);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package org.storeservice.codec;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The codec's answer to one request: an HTTP status, headers in the order they are to be sent, and a body.
+ * A server adapter writes it out as it is.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class CodecResponse {
+    private final int status;
+    private final List<Map.Entry<String, String>> headers;
+    private final ByteBuffer body;
+
+    private CodecResponse(int status, List<Map.Entry<String, String>> headers, ByteBuffer body) {
+        this.status = status;
+        this.headers = List.copyOf(headers);
+        this.body = body.asReadOnlyBuffer();
+    }
+
+    /** A response with {@code status}, {@code headers} (name, value) in order, and {@code body}. */
+    public static CodecResponse of(int status, List<Map.Entry<String, String>> headers, byte[] body) {
+        return new CodecResponse(status, headers, ByteBuffer.wrap(body.clone()));
+    }
+
+    /** A builder for a response with {@code status}. */
+    public static Builder builder(int status) {
+        return new Builder(status);
+    }
+
+    /** The HTTP status code. */
+    public int status() {
+        return status;
+    }
+
+    /** The headers to send, in order, as (name, value) pairs; Content-Length is left to the server. */
+    public List<Map.Entry<String, String>> headers() {
+        return headers;
+    }
+
+    /** The first value of header {@code name} (case-insensitive), or {@code null}. */
+    public String header(String name) {
+        for (Map.Entry<String, String> header : headers) {
+            if (header.getKey().equalsIgnoreCase(name)) {
+                return header.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** The body, as a fresh read-only view (position 0); its length is the Content-Length. */
+    public ByteBuffer body() {
+        return body.duplicate();
+    }
+
+    /** A copy of the body's bytes. */
+    public byte[] bodyBytes() {
+        ByteBuffer view = body();
+        byte[] bytes = new byte[view.remaining()];
+        view.get(bytes);
+        return bytes;
+    }
+
+    @Override
+    public String toString() {
+        return "CodecResponse{" + status + ", " + headers + ", " + body.remaining() + " bytes}";
+    }
+
+    /** Builds a {@link CodecResponse}. Not thread-safe. */
+    public static final class Builder {
+        private final int status;
+        private final List<Map.Entry<String, String>> headers = new ArrayList<>();
+        private ByteBuffer body = ByteBuffer.allocate(0);
+
+        private Builder(int status) {
+            this.status = status;
+        }
+
+        public Builder header(String name, String value) {
+            headers.add(Map.entry(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")));
+            return this;
+        }
+
+        /** The body; the array is not copied, so the caller must not change it afterwards. */
+        public Builder body(byte[] body) {
+            this.body = ByteBuffer.wrap(Objects.requireNonNull(body, "body"));
+            return this;
+        }
+
+        public CodecResponse build() {
+            return new CodecResponse(status, headers, body);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.storeservice.codec;
+
+import java.util.Objects;
+import org.storeservice.api.Store;
+
+/**
+ * The service on the wire: turns one HTTP request at the endpoint (SOAP 1.1, SOAP 1.2, HTTP GET,
+ * HTTP POST, or a GET for the WSDL, disco document or help pages) into a {@link Store} call, and its result
+ * into the exact response an ASMX server would send.
+ *
+ * <p>Independent of any server: an adapter builds a {@link CodecRequest} and writes out the
+ * {@link CodecResponse}. Immutable and thread-safe; build one per service and reuse it for every request.
+ */
+public final class StoreCodec {
+    /** The default XML namespace of the service, as ASMX's {@code [WebService]} default. */
+    public static final String DEFAULT_NAMESPACE = "http://tempuri.org/";
+    /** The default endpoint path. */
+    public static final String DEFAULT_ENDPOINT_PATH = "/API/Store.asmx";
+
+    private final Store store;
+    private final String namespace;
+    private final String endpointPath;
+    private final CodecLimits limits;
+
+    private StoreCodec(Builder builder) {
+        this.store = builder.store;
+        this.namespace = builder.namespace;
+        this.endpointPath = builder.endpointPath;
+        this.limits = builder.limits;
+    }
+
+    /** A codec that serves {@code store}; configure it, then {@link Builder#build()}. */
+    public static Builder builder(Store store) {
+        return new Builder(store);
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String endpointPath() {
+        return endpointPath;
+    }
+
+    public CodecLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Whether {@code path} (decoded, without query) belongs to this endpoint: the endpoint path itself or
+     * anything below it. Compared case-insensitively, as IIS compares paths.
+     */
+    public boolean matches(String path) {
+        if (path.length() < endpointPath.length()
+                || !path.regionMatches(true, 0, endpointPath, 0, endpointPath.length())) {
+            return false;
+        }
+        return path.length() == endpointPath.length() || path.charAt(endpointPath.length()) == '/';
+    }
+
+    /**
+     * Answers one request at this endpoint. Never throws for anything the client sent: bad input gets a
+     * SOAP fault or an HTTP error, as ASMX would answer it. Reads the body at most once; blocks while
+     * reading it and while the store writes.
+     */
+    public CodecResponse handle(CodecRequest request) {
+        throw new UnsupportedOperationException("StoreCodec.handle: not implemented yet");
+    }
+
+    /** Builds a {@link StoreCodec}. Not thread-safe. */
+    public static final class Builder {
+        private final Store store;
+        private String namespace = DEFAULT_NAMESPACE;
+        private String endpointPath = DEFAULT_ENDPOINT_PATH;
+        private CodecLimits limits = CodecLimits.defaults();
+
+        private Builder(Store store) {
+            this.store = Objects.requireNonNull(store, "store");
+        }
+
+        /** The service's XML namespace; default {@value #DEFAULT_NAMESPACE}. */
+        public Builder namespace(String namespace) {
+            if (Objects.requireNonNull(namespace, "namespace").isEmpty()) {
+                throw new IllegalArgumentException("namespace must not be empty");
+            }
+            this.namespace = namespace;
+            return this;
+        }
+
+        /** The endpoint path, starting with {@code '/'}; default {@value #DEFAULT_ENDPOINT_PATH}. */
+        public Builder endpointPath(String endpointPath) {
+            Objects.requireNonNull(endpointPath, "endpointPath");
+            if (!endpointPath.startsWith("/") || endpointPath.endsWith("/")) {
+                throw new IllegalArgumentException(
+                        "endpointPath must start with '/' and not end with '/': " + endpointPath);
+            }
+            this.endpointPath = endpointPath;
+            return this;
+        }
+
+        public Builder limits(CodecLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        public StoreCodec build() {
+            return new StoreCodec(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StoreCodec{" + endpointPath + ", namespace=" + namespace + ", " + store + '}';
+    }
+}
