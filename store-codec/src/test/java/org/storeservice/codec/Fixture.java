@@ -105,10 +105,14 @@ final class Fixture {
     }
 
     void assertNothingStored() {
+        assertEquals(0, entryCount(), "entries stored");
+    }
+
+    int entryCount() {
         try {
             int[] count = {0};
             storage.scan("", entry -> count[0]++);
-            assertEquals(0, count[0], "entries stored");
+            return count[0];
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
