@@ -123,6 +123,15 @@ class SoapParametersTest {
     }
 
     @Test
+    void headerCharsetWinsOverTheXmlDeclarationAsInAsmx() {
+        String xml = "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>" + soap11(Fixture.writeString("k", "\u20ac"));
+        CodecResponse response = fixture.handle(post(PATH, xml).header("Content-Type", "text/xml; charset=utf-8")
+                .header("SOAPAction", NS + "WriteString"));
+        assertEquals(200, response.status(), Fixture.body(response));
+        assertEquals("\u20ac", fixture.text("k").orElseThrow());
+    }
+
+    @Test
     void base64WithLineBreaksAndWhitespaceDecodes() {
         byte[] data = new byte[300];
         for (int i = 0; i < data.length; i++) {
