@@ -19,7 +19,6 @@ final class MetadataPages {
 
     static final String XML_CONTENT_TYPE = "text/xml; charset=utf-8";
     static final String HTML_CONTENT_TYPE = "text/html; charset=utf-8";
-    static final String TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
     /** What {@code WebServiceHandler.PrepareContext} sets for a method without CacheDuration. */
     static final String CACHE_CONTROL = "private, max-age=0";
 
@@ -62,10 +61,10 @@ final class MetadataPages {
         String bare = query.get(null);
         // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco
         if (query.get("schema") != null) {
-            return error(SCHEMA_NOT_FOUND); // the schemas are inline in the WSDL: no id names one
+            return HttpEncoder.plainTextError(SCHEMA_NOT_FOUND); // the schemas are inline in the WSDL: no id names one
         }
         if (query.get("wsdl") != null) {
-            return error(WSDL_NOT_FOUND); // there is one service description and it has no id
+            return HttpEncoder.plainTextError(WSDL_NOT_FOUND); // there is one service description and it has no id
         }
         if ("wsdl".equalsIgnoreCase(bare)) {
             MetadataOrigin origin = MetadataOrigin.of(request);
@@ -104,18 +103,6 @@ final class MetadataPages {
                 .header("Cache-Control", CACHE_CONTROL)
                 .header("Content-Type", contentType)
                 .body(body)
-                .build();
-    }
-
-    /**
-     * An error as {@code ServerProtocol.WriteException} writes it for the Discovery protocol: 500, text/plain,
-     * the message HTML-encoded, then CRLF.
-     */
-    private static CodecResponse error(String message) {
-        return CodecResponse.builder(500)
-                .header("Cache-Control", "private")
-                .header("Content-Type", TEXT_CONTENT_TYPE)
-                .body(utf8(MetadataEscaping.markup(message) + "\r\n"))
                 .build();
     }
 
