@@ -58,8 +58,9 @@ final class GroupCommitWriter implements WritePath {
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final Connection connection;
-    private final PreparedStatement upsert;
-    private final PreparedStatement insertIfAbsent;
+    private final Sql sql;
+    private PreparedStatement upsert; // confined to the writer thread after construction
+    private PreparedStatement insertIfAbsent;
     private final Dialect dialect;
     private final BatchHook hook;
     private final Thread thread;
@@ -76,8 +77,8 @@ final class GroupCommitWriter implements WritePath {
         this.connection = connection;
         this.dialect = dialect;
         this.hook = hook;
-        this.upsert = connection.prepareStatement(sql.upsert);
-        this.insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
+        this.sql = sql;
+        prepareStatements();
         this.thread = new Thread(this::run, "store-writer-" + name);
         thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
         thread.start();
@@ -181,6 +182,30 @@ final class GroupCommitWriter implements WritePath {
         }
     }
 
+    private void prepareStatements() throws SQLException {
+        upsert = connection.prepareStatement(sql.upsert);
+        insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
+    }
+
+    /**
+     * sqlite-jdbc can leave a prepared statement unusable after a failed step ("statement is not
+     * executing"), so after any failure the writer prepares fresh ones.
+     */
+    private void resetStatements(Exception cause) {
+        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent}) {
+            try {
+                statement.close();
+            } catch (SQLException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        try {
+            prepareStatements();
+        } catch (SQLException e) {
+            cause.addSuppressed(e); // the next write fails and tries again
+        }
+    }
+
     /** Runs the writes in one transaction and commits; on any failure rolls back and rethrows. */
     private List<Boolean> inTransaction(List<Pending> writes) throws SQLException {
         try (Statement control = connection.createStatement()) {
@@ -198,6 +223,7 @@ final class GroupCommitWriter implements WritePath {
                 return results;
             } catch (SQLException | RuntimeException e) {
                 rollback(control, e);
+                resetStatements(e);
                 throw e;
             }
         }
@@ -233,6 +259,11 @@ final class GroupCommitWriter implements WritePath {
         } catch (SQLException e) {
             log.warn("Closing the SQLite write connection failed", e);
         }
+    }
+
+    /** Writes queued and not yet taken by the writer; for tests that line writes up into one batch. */
+    int pending() {
+        return queue.size();
     }
 
     /** Commits so far; for tests that check writes were grouped. Read after the writes were answered. */

@@ -256,6 +256,11 @@ public final class JdbcStorage implements Storage {
         }
     }
 
+    /** The write path, for tests that look inside the group commit. */
+    WritePath writePath() {
+        return writes;
+    }
+
     private void ensureOpen() throws StorageException {
         if (closed) {
             throw new StorageException("Storage is closed: " + description);
