@@ -1,0 +1,30 @@
+package org.storeservice.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What differs between the SQL databases: column types in the DDL, how the write time is kept, how
+ * byte content is bound, and how a scan streams. The statements themselves ({@link Sql}) are shared.
+ */
+interface Dialect {
+
+    /** Statements that create the entry table, its index and the schema-version table if absent. */
+    List<String> createStatements(TableName table);
+
+    void bindTime(PreparedStatement statement, int index, Instant time) throws SQLException;
+
+    Instant readTime(ResultSet row, int index) throws SQLException;
+
+    /**
+     * Rows a scan fetches per round trip; 0 lets the driver decide. A driver that otherwise reads the
+     * whole result into memory (pgjdbc) needs a positive value and a transaction to stream.
+     */
+    int scanFetchSize();
+
+    /** A short name for logs and {@code toString}. */
+    String name();
+}

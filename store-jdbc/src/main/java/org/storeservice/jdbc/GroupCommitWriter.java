@@ -1,0 +1,306 @@
+package org.storeservice.jdbc;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.StorageException;
+
+/**
+ * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
+ * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a fully materialized
+ * {@link WriteRequest} and wait; the thread takes every write pending at that moment (up to
+ * {@link #MAX_BATCH}), runs them in one transaction and commits once (group commit: one fsync for the
+ * whole batch with synchronous=FULL), then answers each caller. So durable writes per second grow with
+ * the number of concurrent writers.
+ *
+ * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
+ * transaction of its own, so one bad write fails alone and never takes its neighbours with it.
+ */
+final class GroupCommitWriter implements WritePath {
+    /** Most writes in one transaction; bounds the time one commit keeps callers waiting. */
+    static final int MAX_BATCH = 512;
+    /** Pending writes beyond this make callers wait to enqueue, instead of growing memory without end. */
+    private static final int QUEUE_CAPACITY = 8192;
+
+    private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
+
+    /** A test's view into the writer thread, called with each batch before it runs. */
+    @FunctionalInterface
+    interface BatchHook {
+        void beforeBatch(Connection connection, int size) throws SQLException;
+    }
+
+    private static final class Pending {
+        final WriteRequest request;
+        final CompletableFuture<Boolean> result = new CompletableFuture<>();
+
+        Pending(WriteRequest request) {
+            this.request = request;
+        }
+    }
+
+    /** Put on the queue by close(): the writer finishes what is ahead of it, then stops. */
+    private static final Pending STOP = new Pending(null);
+
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final Connection connection;
+    private final Sql sql;
+    private PreparedStatement upsert; // confined to the writer thread after construction
+    private PreparedStatement insertIfAbsent;
+    private final Dialect dialect;
+    private final BatchHook hook;
+    private final Thread thread;
+    /**
+     * Callers enqueue under the read lock and close() flips {@code closed} under the write lock, so
+     * every write that got in is queued ahead of STOP and answered; none is left waiting forever.
+     */
+    private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private boolean closed; // guarded by lifecycle
+    private volatile long commits; // written by the writer thread only
+
+    GroupCommitWriter(Connection connection, Sql sql, Dialect dialect, String name, BatchHook hook)
+            throws SQLException {
+        this.connection = connection;
+        this.dialect = dialect;
+        this.hook = hook;
+        this.sql = sql;
+        prepareStatements();
+        this.thread = new Thread(this::run, "store-writer-" + name);
+        thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
+        thread.start();
+    }
+
+    @Override
+    public boolean write(WriteRequest request) throws IOException {
+        Pending pending = new Pending(request);
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                throw new StorageException("Storage is closed");
+            }
+            queue.put(pending);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted before the write was queued; nothing stored");
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        return awaitUninterruptibly(pending.result);
+    }
+
+    /**
+     * Waits for the writer's answer even if interrupted: once queued, the write may commit, and the
+     * caller must not be told "nothing stored" when it was.
+     */
+    private static boolean awaitUninterruptibly(CompletableFuture<Boolean> result) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof IOException) {
+                        throw (IOException) cause;
+                    }
+                    throw new StorageException("Write failed: " + cause, cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>();
+        boolean stopping = false;
+        while (!stopping) {
+            batch.clear();
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                break; // only close() interrupts, and only after STOP failed to arrive
+            }
+            queue.drainTo(batch, MAX_BATCH - 1);
+            int stop = batch.indexOf(STOP);
+            if (stop >= 0) {
+                stopping = true;
+                batch.subList(stop, batch.size()).clear();
+            }
+            if (!batch.isEmpty()) {
+                runBatch(batch);
+            }
+        }
+        failLeftovers(); // only after an unexpected interrupt; normally STOP is last
+        closeQuietly();
+    }
+
+    private void runBatch(List<Pending> batch) {
+        try {
+            hook.beforeBatch(connection, batch.size());
+            List<Boolean> results = inTransaction(batch);
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).result.complete(results.get(i));
+            }
+            return;
+        } catch (SQLException | RuntimeException e) {
+            if (batch.size() == 1) {
+                fail(batch.get(0), e);
+                return;
+            }
+            log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), e);
+        } catch (Error e) {
+            // Keep the one writer thread alive (e.g. after an OutOfMemoryError); later writes may succeed.
+            log.error("Batch of {} writes failed", batch.size(), e);
+            batch.forEach(p -> fail(p, e));
+            return;
+        }
+        for (Pending pending : batch) {
+            try {
+                pending.result.complete(inTransaction(List.of(pending)).get(0));
+            } catch (SQLException | RuntimeException e) {
+                fail(pending, e);
+            }
+        }
+    }
+
+    private void prepareStatements() throws SQLException {
+        upsert = connection.prepareStatement(sql.upsert);
+        insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
+    }
+
+    /**
+     * sqlite-jdbc can leave a prepared statement unusable after a failed step ("statement is not
+     * executing"), so after any failure the writer prepares fresh ones.
+     */
+    private void resetStatements(Exception cause) {
+        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent}) {
+            try {
+                statement.close();
+            } catch (SQLException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        try {
+            prepareStatements();
+        } catch (SQLException e) {
+            cause.addSuppressed(e); // the next write fails and tries again
+        }
+    }
+
+    /** Runs the writes in one transaction and commits; on any failure rolls back and rethrows. */
+    private List<Boolean> inTransaction(List<Pending> writes) throws SQLException {
+        try (Statement control = connection.createStatement()) {
+            // IMMEDIATE takes the write lock up front; another process holding it is waited for (busy_timeout).
+            control.execute("BEGIN IMMEDIATE");
+            try {
+                List<Boolean> results = new ArrayList<>(writes.size());
+                for (Pending pending : writes) {
+                    WriteRequest request = pending.request;
+                    PreparedStatement statement = request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert;
+                    results.add(Rows.write(statement, request, dialect));
+                }
+                control.execute("COMMIT");
+                commits++;
+                return results;
+            } catch (SQLException | RuntimeException e) {
+                rollback(control, e);
+                resetStatements(e);
+                throw e;
+            }
+        }
+    }
+
+    private static void rollback(Statement control, Exception cause) {
+        try {
+            control.execute("ROLLBACK");
+        } catch (SQLException e) {
+            // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL); nothing more to undo.
+            cause.addSuppressed(e);
+        }
+    }
+
+    private void fail(Pending pending, Throwable cause) {
+        pending.result.completeExceptionally(
+                new StorageException("Write to " + dialect.name() + " failed: " + cause.getMessage(), cause));
+    }
+
+    private void failLeftovers() {
+        List<Pending> left = new ArrayList<>();
+        queue.drainTo(left);
+        for (Pending pending : left) {
+            if (pending != STOP) {
+                pending.result.completeExceptionally(new StorageException("Storage is closed"));
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            connection.close(); // also closes the prepared statements
+        } catch (SQLException e) {
+            log.warn("Closing the SQLite write connection failed", e);
+        }
+    }
+
+    /** Writes queued and not yet taken by the writer; for tests that line writes up into one batch. */
+    int pending() {
+        return queue.size();
+    }
+
+    /** Commits so far; for tests that check writes were grouped. Read after the writes were answered. */
+    long commits() {
+        return commits;
+    }
+
+    /** Answers the writes already queued, then closes the write connection. Waits for the writer thread. */
+    @Override
+    public void close() {
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                queue.put(STOP);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package org.storeservice.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import org.sqlite.SQLiteConfig;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryKind;
+import org.storeservice.api.storage.EntryVisitor;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageException;
+import org.storeservice.api.storage.StoredEntry;
+
+/**
+ * A {@link Storage} in one SQL table, on SQLite ({@link #sqlite}) or PostgreSQL ({@link #postgres}).
+ *
+ * <p>Table: {@code key} (primary key), {@code key_order} (the key as UTF-16BE bytes, indexed, so scans
+ * follow {@link String#compareTo} order), {@code kind} ('T' text or 'B' bytes), {@code text_value},
+ * {@code bytes_value}, {@code written_at}; created on first open, its schema version recorded in
+ * {@code store_schema}. A write is one {@code INSERT ... ON CONFLICT} statement, so it replaces the old
+ * value atomically or leaves it as it was. A write returns only after its transaction committed.
+ *
+ * <p>What the SQL backends cannot hold exactly is refused with a {@link StorageException}: keys with
+ * U+0000, keys and text with a lone surrogate (UTF-8 cannot encode it). Text with U+0000 is kept as
+ * UTF-8 in {@code bytes_value}, still of kind text.
+ *
+ * <p>Thread-safe.
+ */
+public final class JdbcStorage implements Storage {
+    private final Dialect dialect;
+    private final Sql sql;
+    private final WritePath writes;
+    private final ReadConnections reads;
+    /** SQLite buffers byte content before queueing it (group commit needs it whole); -1 streams it to the driver. */
+    private final long bufferLimit;
+    private final Clock clock;
+    private final String description;
+    private volatile boolean closed;
+
+    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long bufferLimit,
+            String description) {
+        this.dialect = dialect;
+        this.sql = sql;
+        this.writes = writes;
+        this.reads = reads;
+        this.bufferLimit = bufferLimit;
+        this.clock = Clock.systemUTC();
+        this.description = description;
+    }
+
+    /**
+     * Opens (creating if absent) the SQLite database {@code config.path()} in WAL mode, with one
+     * group-committing writer and separate read connections.
+     */
+    public static JdbcStorage sqlite(SqliteStorageConfig config) throws IOException {
+        return sqlite(config, (connection, size) -> { });
+    }
+
+    static JdbcStorage sqlite(SqliteStorageConfig config, GroupCommitWriter.BatchHook hook) throws IOException {
+        Path path = config.path().toAbsolutePath();
+        if (path.getParent() != null) {
+            Files.createDirectories(path.getParent());
+        }
+        String url = "jdbc:sqlite:" + path;
+        TableName table = TableName.parse(config.table());
+        Dialect dialect = new SqliteDialect();
+        Sql sql = new Sql(table);
+        SQLiteConfig writerConfig = new SQLiteConfig();
+        writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        writerConfig.setSynchronous(config.synchronous() == Synchronous.FULL
+                ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+        writerConfig.setBusyTimeout(config.busyTimeoutMillis());
+        Connection writer = null;
+        try {
+            writer = writerConfig.createConnection(url);
+            SchemaVersion.ensure(writer, dialect, table);
+            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, dialect, path.getFileName().toString(), hook);
+            ReadConnections readers = new SqliteReaders(url, config.busyTimeoutMillis(), 4);
+            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(),
+                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
+        } catch (SQLException | StorageException e) {
+            closeQuietly(writer, e);
+            throw e instanceof StorageException ? (StorageException) e
+                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Connects a pool to the PostgreSQL database of {@code config} and creates the table if absent.
+     *
+     * @throws StorageException if the database cannot be reached within the pool time-out
+     */
+    public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
+        TableName table = TableName.parse(config.table());
+        Dialect dialect = new PostgresDialect();
+        Sql sql = new Sql(table);
+        HikariDataSource pool = new HikariDataSource(hikari(config));
+        try (Connection connection = pool.getConnection()) {
+            SchemaVersion.ensure(connection, dialect, table);
+        } catch (SQLException | StorageException | RuntimeException e) {
+            pool.close();
+            throw e instanceof StorageException ? (StorageException) e
+                    : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
+        }
+        PooledConnections connections = new PooledConnections(pool, sql, dialect);
+        int question = config.jdbcUrl().indexOf('?');
+        String url = question < 0 ? config.jdbcUrl() : config.jdbcUrl().substring(0, question);
+        return new JdbcStorage(dialect, sql, connections, connections, -1, url + " (table " + table + ")");
+    }
+
+    private static HikariConfig hikari(PostgresStorageConfig config) {
+        HikariConfig hikari = new HikariConfig();
+        hikari.setPoolName("store-" + config.table());
+        hikari.setDriverClassName("org.postgresql.Driver");
+        hikari.setJdbcUrl(config.jdbcUrl());
+        for (String[] property : PostgresStorageConfig.DRIVER_DEFAULTS) {
+            hikari.addDataSourceProperty(property[0], property[1]); // the URL's own parameters win in pgjdbc
+        }
+        hikari.setMaximumPoolSize(config.poolSize());
+        hikari.setMinimumIdle(1); // the database is shared by many servers: open connections only when used
+        long poolTimeout = config.poolTimeout().toMillis();
+        hikari.setConnectionTimeout(poolTimeout);
+        hikari.setValidationTimeout(Math.max(250, poolTimeout / 2));
+        hikari.setInitializationFailTimeout(-1); // open() checks the database itself, with a clearer error
+        hikari.setAutoCommit(true);
+        long statementTimeout = config.statementTimeout().toMillis();
+        if (statementTimeout > 0) {
+            hikari.setConnectionInitSql("SET statement_timeout = " + statementTimeout);
+        }
+        return hikari;
+    }
+
+    @Override
+    public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
+        ensureOpen();
+        TextValues.checkKey(key);
+        TextValues.checkText(value);
+        boolean inBytes = TextValues.needsBytesColumn(value);
+        return writes.write(new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
+                inBytes ? TextValues.utf8(value) : null, null, policy, now()));
+    }
+
+    @Override
+    public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
+        ensureOpen();
+        TextValues.checkKey(key);
+        if (bufferLimit >= 0) {
+            byte[] bytes = BoundedContent.readAll(content, bufferLimit);
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, bytes, null, policy, now()));
+        }
+        TrackedContent tracked = new TrackedContent(content);
+        try {
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, null, tracked, policy, now()));
+        } catch (StorageException e) {
+            IOException sourceFailure = tracked.failure();
+            if (sourceFailure != null) {
+                sourceFailure.addSuppressed(e);
+                throw sourceFailure; // the caller's stream broke, not the database
+            }
+            throw e;
+        }
+    }
+
+    /** Microseconds: the finest both PostgreSQL and the SQLite column keep, so a write reads back equal. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    @Override
+    public Optional<StoredEntry> get(String key) throws IOException {
+        ensureOpen();
+        Connection connection = acquire();
+        boolean broken = true;
+        try (PreparedStatement statement = connection.prepareStatement(sql.get)) {
+            statement.setString(1, key);
+            try (ResultSet row = statement.executeQuery()) {
+                Optional<StoredEntry> entry = row.next() ? Optional.of(Rows.read(row, dialect)) : Optional.empty();
+                broken = false;
+                return entry;
+            }
+        } catch (SQLException e) {
+            throw new StorageException("Read from " + dialect.name() + " failed: " + e.getMessage(), e);
+        } finally {
+            reads.release(connection, broken);
+        }
+    }
+
+    @Override
+    public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
+        ensureOpen();
+        byte[] from = KeyOrder.of(keyPrefix);
+        byte[] to = KeyOrder.successor(from);
+        String query = keyPrefix.isEmpty() ? sql.scanAll : to == null ? sql.scanFrom : sql.scanRange;
+        Connection connection = acquire();
+        boolean broken = true;
+        boolean cursor = dialect.scanFetchSize() > 0;
+        try {
+            if (cursor) {
+                connection.setAutoCommit(false); // pgjdbc streams with a cursor only inside a transaction
+            }
+            try (PreparedStatement statement = connection.prepareStatement(query)) {
+                statement.setFetchSize(dialect.scanFetchSize());
+                if (!keyPrefix.isEmpty()) {
+                    statement.setBytes(1, from);
+                    if (to != null) {
+                        statement.setBytes(2, to);
+                    }
+                }
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        visitor.visit(Rows.read(rows, dialect));
+                    }
+                }
+            }
+            if (cursor) {
+                connection.rollback(); // read only: nothing to keep
+                connection.setAutoCommit(true);
+            }
+            broken = false;
+        } catch (SQLException e) {
+            throw new StorageException("Scan of " + dialect.name() + " failed: " + e.getMessage(), e);
+        } finally {
+            if (broken && cursor) {
+                endQuietly(connection);
+            }
+            reads.release(connection, broken);
+        }
+    }
+
+    private Connection acquire() throws StorageException {
+        try {
+            return reads.acquire();
+        } catch (SQLException e) {
+            throw new StorageException("No connection to " + dialect.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Ends the scan's transaction after a failure (also a visitor's), so the connection can be reused. */
+    private static void endQuietly(Connection connection) {
+        try {
+            connection.rollback();
+            connection.setAutoCommit(true);
+        } catch (SQLException e) {
+            // the connection is released as broken anyway
+        }
+    }
+
+    /** The write path, for tests that look inside the group commit. */
+    WritePath writePath() {
+        return writes;
+    }
+
+    private void ensureOpen() throws StorageException {
+        if (closed) {
+            throw new StorageException("Storage is closed: " + description);
+        }
+    }
+
+    /** Answers the writes in flight, then closes every connection. Closing twice is harmless. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        writes.close();
+        if (reads != writes) {
+            reads.close();
+        }
+    }
+
+    private static void closeQuietly(Connection connection, Exception cause) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcStorage{" + description + '}';
+    }
+}

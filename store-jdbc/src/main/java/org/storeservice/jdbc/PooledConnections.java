@@ -1,0 +1,60 @@
+package org.storeservice.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.StorageException;
+
+/**
+ * The PostgreSQL path for reads and writes: each call borrows a pooled connection in auto-commit mode,
+ * so a single upsert statement is its own transaction. HikariCP drops connections that fail with a
+ * connection error and opens new ones, so writes succeed again once the database is back.
+ */
+final class PooledConnections implements ReadConnections, WritePath {
+    private static final Logger log = LoggerFactory.getLogger(PooledConnections.class);
+
+    private final HikariDataSource pool;
+    private final Sql sql;
+    private final Dialect dialect;
+
+    PooledConnections(HikariDataSource pool, Sql sql, Dialect dialect) {
+        this.pool = pool;
+        this.sql = sql;
+        this.dialect = dialect;
+    }
+
+    @Override
+    public boolean write(WriteRequest request) throws IOException {
+        String statementSql = request.policy() == OverwritePolicy.REJECT
+                ? sql.insertIfAbsent : sql.upsert;
+        try (Connection connection = pool.getConnection();
+                var statement = connection.prepareStatement(statementSql)) {
+            return Rows.write(statement, request, dialect);
+        } catch (SQLException e) {
+            throw new StorageException("Write to " + dialect.name() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Connection acquire() throws SQLException {
+        return pool.getConnection();
+    }
+
+    @Override
+    public void release(Connection connection, boolean broken) {
+        try {
+            connection.close(); // back to the pool; Hikari itself evicts connections that failed
+        } catch (SQLException e) {
+            log.debug("Returning a connection to the pool failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

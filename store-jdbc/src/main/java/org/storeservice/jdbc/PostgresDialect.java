@@ -1,0 +1,58 @@
+package org.storeservice.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * PostgreSQL (and the engines that speak its dialect): {@code text COLLATE "C"} keys, so equality and
+ * the primary-key index work on bytes whatever the database's default collation; {@code bytea} values;
+ * the write time as {@code timestamptz}.
+ */
+final class PostgresDialect implements Dialect {
+    /**
+     * Rows per round trip while scanning. Small because each row may hold a value of several MiB and
+     * the driver holds a whole fetch in memory.
+     */
+    static final int SCAN_FETCH_SIZE = 16;
+
+    @Override
+    public List<String> createStatements(TableName table) {
+        String t = table.qualified();
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS " + table.sibling(SchemaVersion.TABLE)
+                        + " (table_name text NOT NULL PRIMARY KEY, version integer NOT NULL)",
+                "CREATE TABLE IF NOT EXISTS " + t + " ("
+                        + "key text COLLATE \"C\" NOT NULL PRIMARY KEY, "
+                        + "key_order bytea NOT NULL, "
+                        + "kind text NOT NULL CHECK (kind IN ('T', 'B')), "
+                        + "text_value text, "
+                        + "bytes_value bytea, "
+                        + "written_at timestamptz NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS " + table.table() + "_key_order ON " + t + " (key_order)");
+    }
+
+    @Override
+    public void bindTime(PreparedStatement statement, int index, Instant time) throws SQLException {
+        statement.setObject(index, OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
+    }
+
+    @Override
+    public Instant readTime(ResultSet row, int index) throws SQLException {
+        return row.getObject(index, OffsetDateTime.class).toInstant();
+    }
+
+    @Override
+    public int scanFetchSize() {
+        return SCAN_FETCH_SIZE;
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+}

@@ -1,0 +1,179 @@
+package org.storeservice.jdbc;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
+ * with {@link #fromUri(String)}: a pgjdbc URL {@code jdbc:postgresql://host:port/db?user=...} plus
+ * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis} and {@code statementTimeoutMillis}
+ * parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
+ *
+ * <p>Time-outs are bounded by default so that a dead database turns into {@code Error} within seconds,
+ * not a hung request: pgjdbc's {@code connectTimeout} (5 s), {@code loginTimeout} (10 s) and
+ * {@code socketTimeout} (30 s, longer than the statement time-out so that the server cancels first)
+ * unless the URL sets them, the pool's wait for a connection ({@link #DEFAULT_POOL_TIMEOUT}) and the
+ * server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}).
+ *
+ * <p>Byte content goes to pgjdbc as a stream of unknown length; pgjdbc then copies it before sending,
+ * the first 51,200 bytes in memory and the rest to a temporary file ({@code postgres-pgjdbc-stream*.tmp}
+ * in {@code java.io.tmpdir}), and refuses content over 2^31-1 bytes. The server refuses a {@code bytea}
+ * over 1 GB.
+ */
+public final class PostgresStorageConfig {
+    /** The URI prefix. */
+    public static final String URI_PREFIX = "jdbc:postgresql:";
+
+    public static final int DEFAULT_POOL_SIZE = 10;
+    /** How long a call waits for a pooled connection (including opening one) before it fails, 5 s. */
+    public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(5);
+    /** The server cancels a statement that runs longer, 10 s. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** pgjdbc properties (seconds) applied unless the URL gives its own. */
+    static final List<String[]> DRIVER_DEFAULTS = List.of(
+            new String[] {"connectTimeout", "5"},
+            new String[] {"loginTimeout", "10"},
+            new String[] {"socketTimeout", "30"},
+            new String[] {"tcpKeepAlive", "true"});
+
+    private static final List<String> PARAMETERS =
+            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis");
+
+    private final String jdbcUrl;
+    private final String table;
+    private final int poolSize;
+    private final Duration poolTimeout;
+    private final Duration statementTimeout;
+
+    private PostgresStorageConfig(Builder builder) {
+        this.jdbcUrl = builder.jdbcUrl;
+        this.table = builder.table;
+        this.poolSize = builder.poolSize;
+        this.poolTimeout = builder.poolTimeout;
+        this.statementTimeout = builder.statementTimeout;
+    }
+
+    /** A builder for the pgjdbc URL {@code jdbcUrl} (without this class's own parameters). */
+    public static Builder builder(String jdbcUrl) {
+        return new Builder(jdbcUrl);
+    }
+
+    /**
+     * Parses a {@code jdbc:postgresql:} URI, taking out this class's parameters.
+     *
+     * @throws IllegalArgumentException if it is not such a URI or one of this class's parameters is invalid
+     */
+    public static PostgresStorageConfig fromUri(String uri) {
+        if (!uri.regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
+            throw new IllegalArgumentException("Not a PostgreSQL storage URI (jdbc:postgresql://...): '" + uri + "'");
+        }
+        UriQuery query = UriQuery.parse(uri);
+        Builder builder = builder(query.rebuiltWithout(PARAMETERS));
+        for (String name : PARAMETERS) {
+            String value = query.get(name);
+            if (value == null) {
+                continue;
+            }
+            switch (name) {
+                case "table":
+                    builder.table(value);
+                    break;
+                case "poolSize":
+                    builder.poolSize(UriQuery.intValue(name, value, 1));
+                    break;
+                case "poolTimeoutMillis":
+                    builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
+                    break;
+                default:
+                    builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                    break;
+            }
+        }
+        return builder.build();
+    }
+
+    /** The URL handed to pgjdbc. */
+    public String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    /** The entry table, optionally {@code schema.table}; default {@value TableName#DEFAULT}. */
+    public String table() {
+        return table;
+    }
+
+    public int poolSize() {
+        return poolSize;
+    }
+
+    public Duration poolTimeout() {
+        return poolTimeout;
+    }
+
+    /** Zero means no statement time-out. */
+    public Duration statementTimeout() {
+        return statementTimeout;
+    }
+
+    /** Without the URL's parameters, which may hold a password. */
+    @Override
+    public String toString() {
+        int question = jdbcUrl.indexOf('?');
+        return "PostgresStorageConfig{url=" + (question < 0 ? jdbcUrl : jdbcUrl.substring(0, question)) + ", table="
+                + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
+                + statementTimeout + '}';
+    }
+
+    /** Builds a {@link PostgresStorageConfig}. Not thread-safe. */
+    public static final class Builder {
+        private final String jdbcUrl;
+        private String table = TableName.DEFAULT;
+        private int poolSize = DEFAULT_POOL_SIZE;
+        private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
+        private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+
+        private Builder(String jdbcUrl) {
+            if (!Objects.requireNonNull(jdbcUrl, "jdbcUrl").regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
+                throw new IllegalArgumentException("Not a pgjdbc URL (jdbc:postgresql://...)");
+            }
+            this.jdbcUrl = jdbcUrl;
+        }
+
+        public Builder table(String table) {
+            TableName.parse(table); // fail here, not at open
+            this.table = table;
+            return this;
+        }
+
+        public Builder poolSize(int poolSize) {
+            if (poolSize < 1) {
+                throw new IllegalArgumentException("poolSize must be at least 1: " + poolSize);
+            }
+            this.poolSize = poolSize;
+            return this;
+        }
+
+        /** At least 250 ms, HikariCP's minimum. */
+        public Builder poolTimeout(Duration poolTimeout) {
+            if (poolTimeout.toMillis() < 250) {
+                throw new IllegalArgumentException("poolTimeout must be at least 250 ms: " + poolTimeout);
+            }
+            this.poolTimeout = poolTimeout;
+            return this;
+        }
+
+        public Builder statementTimeout(Duration statementTimeout) {
+            if (statementTimeout.isNegative()) {
+                throw new IllegalArgumentException("statementTimeout must not be negative: " + statementTimeout);
+            }
+            this.statementTimeout = statementTimeout;
+            return this;
+        }
+
+        public PostgresStorageConfig build() {
+            return new PostgresStorageConfig(this);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package org.storeservice.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import org.storeservice.api.storage.EntryKind;
+import org.storeservice.api.storage.StoredEntry;
+
+/** Binds a {@link WriteRequest} to the insert statements of {@link Sql}, and turns a row into a {@link StoredEntry}. */
+final class Rows {
+    private static final String TEXT = "T";
+    private static final String BYTES = "B";
+
+    private Rows() {
+    }
+
+    /** Executes the prepared upsert or insert-if-absent; {@code true} if a row was written. */
+    static boolean write(PreparedStatement statement, WriteRequest request, Dialect dialect) throws SQLException {
+        statement.setString(1, request.key());
+        statement.setBytes(2, KeyOrder.of(request.key()));
+        statement.setString(3, request.kind() == EntryKind.TEXT ? TEXT : BYTES);
+        if (request.text() != null) {
+            statement.setString(4, request.text());
+        } else {
+            statement.setNull(4, Types.VARCHAR);
+        }
+        if (request.stream() != null) {
+            // pgjdbc reads the stream here, before anything is sent (see PostgresConfig for its buffering).
+            statement.setBinaryStream(5, request.stream());
+        } else if (request.bytes() != null) {
+            statement.setBytes(5, request.bytes());
+        } else {
+            statement.setNull(5, Types.BINARY);
+        }
+        dialect.bindTime(statement, 6, request.writtenAt());
+        return statement.executeUpdate() > 0;
+    }
+
+    /** The entry in the current row of a query that selected {@link Sql#COLUMNS}. */
+    static StoredEntry read(ResultSet row, Dialect dialect) throws SQLException {
+        String key = row.getString(1);
+        String kind = row.getString(2);
+        String text = row.getString(3);
+        byte[] bytes = row.getBytes(4);
+        var writtenAt = dialect.readTime(row, 5);
+        if (TEXT.equals(kind)) {
+            // Text lives in text_value, unless it held U+0000 and went to bytes_value as UTF-8.
+            String value = text != null ? text : bytes != null ? TextValues.fromUtf8(bytes) : "";
+            return StoredEntry.text(key, value, writtenAt);
+        }
+        // sqlite-jdbc reads a zero-length blob back as null.
+        return StoredEntry.bytes(key, bytes != null ? bytes : new byte[0], writtenAt);
+    }
+}

@@ -1,0 +1,31 @@
+package org.storeservice.jdbc;
+
+/**
+ * The statements every dialect shares. {@code INSERT ... ON CONFLICT} is understood by SQLite (3.24+),
+ * PostgreSQL (9.5+), CockroachDB and YugabyteDB, so a rewrite replaces the row atomically in one statement.
+ */
+final class Sql {
+    static final String COLUMNS = "key, kind, text_value, bytes_value, written_at";
+
+    final String upsert;
+    final String insertIfAbsent;
+    final String get;
+    final String scanAll;
+    final String scanFrom;
+    final String scanRange;
+
+    Sql(TableName table) {
+        String t = table.qualified();
+        String insert = "INSERT INTO " + t + " (key, key_order, kind, text_value, bytes_value, written_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?)";
+        upsert = insert + " ON CONFLICT (key) DO UPDATE SET key_order = excluded.key_order, kind = excluded.kind,"
+                + " text_value = excluded.text_value, bytes_value = excluded.bytes_value,"
+                + " written_at = excluded.written_at";
+        insertIfAbsent = insert + " ON CONFLICT (key) DO NOTHING";
+        get = "SELECT " + COLUMNS + " FROM " + t + " WHERE key = ?";
+        String select = "SELECT " + COLUMNS + " FROM " + t;
+        scanAll = select + " ORDER BY key_order";
+        scanFrom = select + " WHERE key_order >= ? ORDER BY key_order";
+        scanRange = select + " WHERE key_order >= ? AND key_order < ? ORDER BY key_order";
+    }
+}

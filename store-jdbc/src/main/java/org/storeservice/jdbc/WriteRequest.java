@@ -1,0 +1,14 @@
+package org.storeservice.jdbc;
+
+import java.io.InputStream;
+import java.time.Instant;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryKind;
+
+/**
+ * One write on its way to the database: exactly one of {@code text}, {@code bytes} and {@code stream}
+ * holds the value. A text value the text column cannot hold arrives as {@code bytes} with kind TEXT.
+ */
+record WriteRequest(String key, EntryKind kind, String text, byte[] bytes, InputStream stream,
+        OverwritePolicy policy, Instant writtenAt) {
+}

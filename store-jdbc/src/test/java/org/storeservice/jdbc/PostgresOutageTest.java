@@ -1,0 +1,132 @@
+package org.storeservice.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.storeservice.api.DefaultStore;
+import org.storeservice.api.Status;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageException;
+import org.storeservice.api.storage.Storages;
+
+/**
+ * The database goes away behind a {@link TcpProxy} (the real server keeps running): writes answer
+ * Error instead of hanging, the stored value stays intact, and writes succeed again once it is back,
+ * without reopening the storage. Time-outs are short here; the time bounds below only guard against a
+ * hang and are far above them.
+ */
+class PostgresOutageTest {
+    private static final Duration HANG_GUARD = Duration.ofSeconds(90);
+    private static final int RECOVERY_ATTEMPTS = 20;
+    /** Short time-outs, so that the outage shows within seconds. */
+    private static final String SHORT_TIMEOUTS = "poolSize=2&poolTimeoutMillis=1000&statementTimeoutMillis=2000"
+            + "&connectTimeout=2&loginTimeout=3&socketTimeout=3";
+
+    private static TestPostgres postgres;
+    private TcpProxy proxy;
+    private Storage storage;
+    private DefaultStore store;
+
+    @BeforeAll
+    static void connect() {
+        postgres = TestPostgres.connect();
+    }
+
+    @AfterAll
+    static void dropSchema() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @BeforeEach
+    void openThroughProxy() throws Exception {
+        proxy = new TcpProxy(postgres.host(), postgres.port()).start();
+        storage = Storages.open(postgres.uriVia("127.0.0.1", proxy.port(), "outage", SHORT_TIMEOUTS));
+        store = DefaultStore.of(storage);
+        assertEquals(Status.SUCCESS, store.writeString("k", "before"));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        storage.close();
+        proxy.close();
+    }
+
+    @Test
+    void refusedConnectionsGiveErrorAndWritesRecover() throws Exception {
+        proxy.cut();
+        assertErrorsDuringOutage();
+        proxy.restore();
+        assertRecovered();
+    }
+
+    @Test
+    void hungConnectionsGiveErrorAndWritesRecover() throws Exception {
+        proxy.stall();
+        assertErrorsDuringOutage();
+        proxy.restore();
+        assertRecovered();
+    }
+
+    @Test
+    void openingWhileTheDatabaseIsDownFails() throws Exception {
+        proxy.cut();
+        String uri = postgres.uriVia("127.0.0.1", proxy.port(), "never", SHORT_TIMEOUTS);
+        assertTimeoutPreemptively(HANG_GUARD, () -> assertThrows(StorageException.class, () -> Storages.open(uri)));
+    }
+
+    private void assertErrorsDuringOutage() throws SQLException {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(Status.ERROR, store.writeString("k", "during " + i));
+                assertEquals(Status.ERROR, store.writeBytes("k", new ByteArrayInputStream(new byte[100_000])));
+            }
+            assertThrows(StorageException.class, () -> storage.get("k"));
+        });
+        assertEquals("before", storedDirectly("k"), "the previous value is intact");
+    }
+
+    /**
+     * HikariCP retries opening connections with a back-off that doubles up to 5 s, so the first writes
+     * after the database returns may still fail for that long (with this test's 1 s pool time-out);
+     * the bound of {@value #RECOVERY_ATTEMPTS} attempts is well past it, and then every write succeeds.
+     */
+    private void assertRecovered() throws Exception {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            int attempts = 1;
+            while (store.writeString("k", "after") != Status.SUCCESS) {
+                attempts++;
+                assertTrue(attempts <= RECOVERY_ATTEMPTS, "writes still fail after the database came back");
+            }
+            assertEquals(Status.SUCCESS, store.writeBytes("b", new ByteArrayInputStream(new byte[] {1, 2, 3})));
+            assertEquals(Status.SUCCESS, store.writeString("k2", "after"));
+        });
+        assertEquals("after", storage.get("k").orElseThrow().text());
+        assertEquals("after", storedDirectly("k"));
+    }
+
+    /** The text stored under {@code key}, read past the proxy. */
+    private static String storedDirectly(String key) throws SQLException {
+        try (Connection connection = postgres.connection();
+                var select = connection.prepareStatement(
+                        "SELECT text_value FROM " + postgres.schema() + ".outage WHERE key = ?")) {
+            select.setString(1, key);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? row.getString(1) : null;
+            }
+        }
+    }
+}

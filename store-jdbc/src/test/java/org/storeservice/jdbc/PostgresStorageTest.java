@@ -1,0 +1,131 @@
+package org.storeservice.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.storeservice.api.DefaultStore;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.Status;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageException;
+import org.storeservice.api.storage.Storages;
+
+/** PostgreSQL specifics the contract does not see: the rows as stored, the schema version, streaming scans. */
+class PostgresStorageTest {
+    private static TestPostgres postgres;
+
+    @BeforeAll
+    static void connect() {
+        postgres = TestPostgres.connect();
+    }
+
+    @AfterAll
+    static void dropSchema() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Test
+    void textIsStoredAsTextAndTextWithNulAsUtf8Bytes() throws Exception {
+        try (Storage storage = Storages.open(postgres.uri("rows", ""))) {
+            storage.putText("plain", "h\u00e9llo \ud83d\ude00", OverwritePolicy.REPLACE);
+            storage.putText("nul", "a\u0000b", OverwritePolicy.REPLACE);
+            assertEquals("a\u0000b", storage.get("nul").orElseThrow().text());
+        }
+        try (Connection connection = postgres.connection();
+                ResultSet rows = connection.createStatement().executeQuery("SELECT key, kind, text_value,"
+                        + " bytes_value, written_at FROM " + postgres.schema() + ".rows ORDER BY key")) {
+            assertTrue(rows.next());
+            assertEquals("nul", rows.getString(1));
+            assertEquals("T", rows.getString(2));
+            assertNull(rows.getString(3));
+            assertEquals("a\u0000b", new String(rows.getBytes(4), java.nio.charset.StandardCharsets.UTF_8));
+            assertTrue(rows.next());
+            assertEquals("plain", rows.getString(1));
+            assertEquals("h\u00e9llo \ud83d\ude00", rows.getString(3));
+            assertNull(rows.getBytes(4));
+            assertFalse(rows.next());
+        }
+    }
+
+    @Test
+    void recordsTheSchemaVersionAndRefusesANewerOne() throws Exception {
+        Storages.open(postgres.uri("versioned", "")).close();
+        try (Connection connection = postgres.connection()) {
+            ResultSet row = connection.createStatement().executeQuery("SELECT version FROM " + postgres.schema()
+                    + ".store_schema WHERE table_name = 'versioned'");
+            assertTrue(row.next());
+            assertEquals(SchemaVersion.CURRENT, row.getInt(1));
+            connection.createStatement().execute("UPDATE " + postgres.schema()
+                    + ".store_schema SET version = 99 WHERE table_name = 'versioned'");
+        }
+        StorageException failure = assertThrows(StorageException.class,
+                () -> Storages.open(postgres.uri("versioned", "")));
+        assertTrue(failure.getMessage().contains("99"), failure.getMessage());
+    }
+
+    @Test
+    void scanStreamsManyEntriesInOrderAndWritesGoOnMeanwhile() throws Exception {
+        try (Storage storage = Storages.open(postgres.uri("many", "poolSize=2"))) {
+            int count = 3 * PostgresDialect.SCAN_FETCH_SIZE + 5; // several fetches through the cursor
+            for (int i = 0; i < count; i++) {
+                storage.putText(String.format("e%04d", i), "v" + i, OverwritePolicy.REPLACE);
+            }
+            List<String> keys = new ArrayList<>();
+            storage.scan("e", entry -> {
+                keys.add(entry.key());
+                if (keys.size() == 1) { // a write on the other pooled connection while the cursor is open
+                    storage.putText("z-during-scan", "v", OverwritePolicy.REPLACE);
+                }
+            });
+            assertEquals(count, keys.size());
+            assertEquals(keys.stream().sorted().toList(), keys);
+            assertEquals("v", storage.get("z-during-scan").orElseThrow().text());
+        }
+    }
+
+    @Test
+    void keysPostgresCannotHoldGiveError() throws Exception {
+        try (Storage storage = Storages.open(postgres.uri("refused", ""))) {
+            DefaultStore store = DefaultStore.of(storage);
+            assertEquals(Status.ERROR, store.writeString("nul\u0000key", "v"));
+            assertEquals(Status.ERROR, store.writeString("k", "lone \ud800"));
+            assertEquals(Status.SUCCESS, store.writeString("k", "fine"));
+        }
+    }
+
+    @Test
+    void parsesUrisTakingOutItsOwnParameters() {
+        PostgresStorageConfig config = PostgresStorageConfig.fromUri("jdbc:postgresql://db:5433/store?user=u"
+                + "&table=s.entries&password=p%26w&poolSize=3&poolTimeoutMillis=750&statementTimeoutMillis=0"
+                + "&socketTimeout=9");
+        assertEquals("jdbc:postgresql://db:5433/store?user=u&password=p%26w&socketTimeout=9", config.jdbcUrl());
+        assertEquals("s.entries", config.table());
+        assertEquals(3, config.poolSize());
+        assertEquals(Duration.ofMillis(750), config.poolTimeout());
+        assertEquals(Duration.ZERO, config.statementTimeout());
+        assertFalse(config.toString().contains("p%26w"), "no password in toString");
+
+        PostgresStorageConfig defaults = PostgresStorageConfig.fromUri("jdbc:postgresql://db/store");
+        assertEquals("jdbc:postgresql://db/store", defaults.jdbcUrl());
+        assertEquals("store_entries", defaults.table());
+        assertEquals(PostgresStorageConfig.DEFAULT_POOL_SIZE, defaults.poolSize());
+        assertEquals(PostgresStorageConfig.DEFAULT_STATEMENT_TIMEOUT, defaults.statementTimeout());
+        for (String bad : List.of("jdbc:postgresql://db/s?table=a-b", "jdbc:postgresql://db/s?poolSize=0",
+                "jdbc:postgresql://db/s?poolTimeoutMillis=10", "jdbc:mysql://db/s")) {
+            assertThrows(IllegalArgumentException.class, () -> PostgresStorageConfig.fromUri(bad), bad);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.storeservice.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The real PostgreSQL server the tests use, and a schema of this run's own inside it (random name,
+ * dropped afterwards), so that runs on a shared server never collide.
+ *
+ * <p>The server is {@code $STORE_TEST_POSTGRES_URL}, by default {@value #DEFAULT_URL}. When
+ * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), an unreachable
+ * server fails the tests; otherwise (a developer's machine without PostgreSQL) they are skipped, saying why.
+ */
+final class TestPostgres implements AutoCloseable {
+    static final String URL_VARIABLE = "STORE_TEST_POSTGRES_URL";
+    static final String REQUIRED_VARIABLE = "STORE_TEST_POSTGRES_REQUIRED";
+    static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+    private static final Pattern HOST_PORT = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?(/.*)");
+
+    private final String baseUrl;
+    private final String schema;
+
+    private TestPostgres(String baseUrl, String schema) {
+        this.baseUrl = baseUrl;
+        this.schema = schema;
+    }
+
+    /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
+    static TestPostgres connect() {
+        String url = System.getenv().getOrDefault(URL_VARIABLE, DEFAULT_URL);
+        String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection connection = open(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            String message = "No PostgreSQL server at " + withoutParameters(url) + " (" + e.getMessage() + "); set "
+                    + URL_VARIABLE + " to one";
+            if (Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE))) {
+                fail(message + ". " + REQUIRED_VARIABLE + "=true, so this fails rather than skips.", e);
+            }
+            Assumptions.abort(message + ", or set " + REQUIRED_VARIABLE + "=true to fail instead of skipping.");
+        }
+        return new TestPostgres(url, schema);
+    }
+
+    private static Connection open(String url) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("connectTimeout", "5");
+        properties.setProperty("loginTimeout", "10");
+        return DriverManager.getConnection(url, properties);
+    }
+
+    /** A storage URI for {@code table} in this run's schema, plus {@code parameters} ("a=b&c=d" or empty). */
+    String uri(String table, String parameters) {
+        return uri(baseUrl, table, parameters);
+    }
+
+    /** The same, through {@code host:port} instead of the server's own address (a proxy in front of it). */
+    String uriVia(String host, int port, String table, String parameters) {
+        Matcher matcher = HOST_PORT.matcher(baseUrl);
+        if (!matcher.matches()) {
+            throw new IllegalStateException("Cannot find host and port in " + withoutParameters(baseUrl));
+        }
+        return uri("jdbc:postgresql://" + host + ":" + port + matcher.group(3), table, parameters);
+    }
+
+    private String uri(String url, String table, String parameters) {
+        String separator = url.contains("?") ? "&" : "?";
+        return url + separator + "table=" + schema + "." + table + (parameters.isEmpty() ? "" : "&" + parameters);
+    }
+
+    /** The server's host and port, for a proxy to forward to. */
+    String host() {
+        Matcher matcher = HOST_PORT.matcher(baseUrl);
+        return matcher.matches() ? matcher.group(1) : "127.0.0.1";
+    }
+
+    int port() {
+        Matcher matcher = HOST_PORT.matcher(baseUrl);
+        return matcher.matches() && matcher.group(2) != null ? Integer.parseInt(matcher.group(2)) : 5432;
+    }
+
+    String schema() {
+        return schema;
+    }
+
+    /** A plain connection to the server, for checks behind the storage's back. */
+    Connection connection() throws SQLException {
+        return open(baseUrl);
+    }
+
+    /** Drops this run's schema and everything in it. */
+    @Override
+    public void close() throws SQLException {
+        try (Connection connection = open(baseUrl); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
+    }
+
+    private static String withoutParameters(String url) {
+        int question = url.indexOf('?');
+        return question < 0 ? url : url.substring(0, question);
+    }
+}
