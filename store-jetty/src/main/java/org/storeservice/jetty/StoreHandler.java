@@ -2,8 +2,10 @@ package org.storeservice.jetty;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -32,6 +34,10 @@ import org.storeservice.codec.StoreCodec;
  * This handler therefore declares {@link InvocationType#BLOCKING}, which tells Jetty to call it on a
  * thread-pool thread, never on a selector thread, where blocking would stall every other connection.
  *
+ * <p>The body the codec reads is cut off one byte past the codec's own request size limit, whatever its
+ * framing (so a chunked body cannot get round the limit), and failed if it arrives slower than a minimum
+ * average rate (so a client cannot hold a thread by trickling it inside the idle timeout).
+ *
  * <p>An unexpected failure of the codec becomes a plain {@code 500} whose body names no internals; the
  * exception goes to the log. Immutable and thread-safe.
  */
@@ -39,12 +45,43 @@ public final class StoreHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(StoreHandler.class);
     private static final byte[] INTERNAL_ERROR_BODY = "Internal Server Error".getBytes(StandardCharsets.UTF_8);
 
-    private final StoreCodec codec;
+    /**
+     * The default minimum request data rate, 1 KiB/s on average: slower than any working link, yet it stops a
+     * client from trickling a body to hold a thread (at that rate a 4 MiB body may still take 68 minutes).
+     */
+    public static final long DEFAULT_MIN_REQUEST_DATA_RATE = 1024;
+    /** How long a body may take before its rate counts, for clients that pause before sending it. */
+    static final Duration RATE_GRACE = Duration.ofSeconds(10);
 
-    /** A handler that answers {@code codec}'s endpoint. */
+    private final StoreCodec codec;
+    private final long minRequestDataRate;
+    private final long rateGraceNanos;
+    private final LongSupplier nanoClock;
+
+    /** A handler that answers {@code codec}'s endpoint, with the default minimum request data rate. */
     public StoreHandler(StoreCodec codec) {
+        this(codec, DEFAULT_MIN_REQUEST_DATA_RATE);
+    }
+
+    /**
+     * A handler that answers {@code codec}'s endpoint.
+     *
+     * @param minRequestDataRate the slowest accepted average body rate in bytes per second, counted after
+     *     the first 10 seconds; {@code 0} for no minimum
+     */
+    public StoreHandler(StoreCodec codec, long minRequestDataRate) {
+        this(codec, minRequestDataRate, RATE_GRACE, System::nanoTime);
+    }
+
+    StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace, LongSupplier nanoClock) {
         super(InvocationType.BLOCKING);
         this.codec = Objects.requireNonNull(codec, "codec");
+        if (minRequestDataRate < 0) {
+            throw new IllegalArgumentException("minRequestDataRate must not be negative: " + minRequestDataRate);
+        }
+        this.minRequestDataRate = minRequestDataRate;
+        this.rateGraceNanos = rateGrace.toNanos();
+        this.nanoClock = nanoClock;
     }
 
     /** The codec this handler serves. */
@@ -74,11 +111,18 @@ public final class StoreHandler extends Handler.Abstract {
         return true;
     }
 
+    /** The slowest accepted average body rate, in bytes per second; {@code 0} for no minimum. */
+    public long minRequestDataRate() {
+        return minRequestDataRate;
+    }
+
     private CodecRequest toCodecRequest(Request request, HttpURI uri, String path) {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
-                .body(new RequestBodyLimit(Content.Source.asInputStream(request), codec.limits().maxRequestBytes()));
+                .body(new RequestBodyLimit(
+                        new MinimumRateBody(Content.Source.asInputStream(request), minRequestDataRate, rateGraceNanos, nanoClock),
+                        codec.limits().maxRequestBytes()));
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());
         }
@@ -114,6 +158,6 @@ public final class StoreHandler extends Handler.Abstract {
 
     @Override
     public String toString() {
-        return "StoreHandler{" + codec + '}';
+        return "StoreHandler{" + codec + ", minRequestDataRate=" + minRequestDataRate + '}';
     }
 }

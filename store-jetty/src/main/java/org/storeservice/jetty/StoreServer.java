@@ -6,14 +6,12 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.DefaultStore;
@@ -60,12 +58,6 @@ public final class StoreServer implements AutoCloseable {
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** The default idle timeout: Jetty's own default, well above any pause of a working client. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
-    /**
-     * The default minimum request data rate, 1 KiB/s: a client that trickles its body slower than this (to
-     * hold a thread while staying inside the idle timeout) is cut off; a 4 MiB body may then take at most
-     * about 68 minutes, any real link is far faster.
-     */
-    public static final long DEFAULT_MIN_REQUEST_DATA_RATE = 1024;
     /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -142,12 +134,8 @@ public final class StoreServer implements AutoCloseable {
         connector.setIdleTimeout(config.idleTimeout.toMillis());
         jetty.addConnector(connector);
 
-        Handler handler = new StoreHandler(codec);
-        if (config.minRequestDataRate > 0) {
-            handler = new MinimumDataRateHandler(handler, config.minRequestDataRate, 0);
-        }
         // Outermost, so that it counts every request in flight and turns new ones away during stop.
-        jetty.setHandler(new GracefulHandler(handler));
+        jetty.setHandler(new GracefulHandler(new StoreHandler(codec, config.minRequestDataRate)));
         jetty.setStopTimeout(config.stopTimeout.toMillis());
         // Stopping is the host's call (see stop()); Jetty must not register a JVM shutdown hook of its own.
         jetty.setStopAtShutdown(false);
@@ -243,7 +231,7 @@ public final class StoreServer implements AutoCloseable {
         private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
         private CodecLimits codecLimits = CodecLimits.defaults();
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        private long minRequestDataRate = DEFAULT_MIN_REQUEST_DATA_RATE;
+        private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
 
         private Builder() {
@@ -321,8 +309,8 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
-         * The slowest accepted request body, in bytes per second, {@code 0} for no minimum; default
-         * {@value #DEFAULT_MIN_REQUEST_DATA_RATE}.
+         * The slowest accepted average request body rate, in bytes per second, counted after the body's first
+         * 10 seconds; {@code 0} for no minimum. Default {@value StoreHandler#DEFAULT_MIN_REQUEST_DATA_RATE}.
          */
         public Builder minRequestDataRate(long bytesPerSecond) {
             if (bytesPerSecond < 0) {

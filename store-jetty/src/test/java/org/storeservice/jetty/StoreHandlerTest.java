@@ -17,7 +17,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpTester;
@@ -208,13 +210,33 @@ class StoreHandlerTest {
     }
 
     @Test
+    void aBodyArrivingTooSlowlyFailsTheCodecsRead() throws Exception {
+        // A clock that jumps a minute per look: whatever arrives, it arrived too slowly.
+        AtomicLong clock = new AtomicLong();
+        server.stop();
+        server.setHandler(new StoreHandler(codec, 1024, Duration.ofSeconds(10), () -> clock.getAndAdd(60_000_000_000L)));
+        server.start();
+        AtomicReference<IOException> failure = new AtomicReference<>();
+        when(codec.handle(any())).thenAnswer(call -> {
+            readUntilFailure(((CodecRequest) call.getArgument(0)).body(), failure);
+            return CodecResponse.builder(400).build();
+        });
+
+        HttpTester.Response response = send(chunked("z".repeat(50)));
+
+        assertEquals(400, response.getStatus());
+        assertTrue(failure.get() instanceof MinimumRateBody.RequestBodyTooSlowException, String.valueOf(failure.get()));
+    }
+
+    @Test
     void runsWhereBlockingIsAllowed() {
         assertEquals(Invocable.InvocationType.BLOCKING, new StoreHandler(codec).getInvocationType());
     }
 
     @Test
-    void rejectsANullCodec() {
+    void rejectsANullCodecAndANegativeRate() {
         assertThrows(NullPointerException.class, () -> new StoreHandler(null));
+        assertThrows(IllegalArgumentException.class, () -> new StoreHandler(codec, -1));
     }
 
     private HttpTester.Response send(String rawRequest) throws Exception {
