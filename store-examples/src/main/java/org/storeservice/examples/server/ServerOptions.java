@@ -3,6 +3,7 @@ package org.storeservice.examples.server;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.jetty.StoreServer;
@@ -38,6 +39,9 @@ final class ServerOptions {
             "  --help                   print this help and exit",
             "");
 
+    private static final Set<String> VALUED_OPTIONS = Set.of("--port", "--host", "--storage", "--namespace",
+            "--max-request-bytes", "--idle-timeout", "--stop-timeout");
+
     private int port = StoreServer.DEFAULT_PORT;
     private String host = StoreServer.DEFAULT_HOST;
     private String storageUri = DEFAULT_STORAGE_URI;
@@ -67,6 +71,9 @@ final class ServerOptions {
             if (name.equals("--help")) {
                 options.help = true;
                 continue;
+            }
+            if (!VALUED_OPTIONS.contains(name)) {
+                throw new UsageException("unknown option: " + name);
             }
             String value;
             if (equals >= 0) {
@@ -105,7 +112,7 @@ final class ServerOptions {
                 stopTimeout = seconds(name, value);
                 break;
             default:
-                throw new UsageException("unknown option: " + name);
+                throw new IllegalStateException("option listed but not handled: " + name);
         }
     }
 

@@ -57,6 +57,7 @@ class ServerOptionsTest {
     @Test
     void wrongCommandLinesSayWhatIsWrongInOneLine() {
         assertMessage("unknown option: --bogus", "--bogus", "1");
+        assertMessage("unknown option: --bogus", "--bogus");
         assertMessage("option --port needs a value", "--port");
         assertMessage("--port: not a whole number: eighty", "--port", "eighty");
         assertMessage("--port: 65536 is outside 0..65535", "--port", "65536");
