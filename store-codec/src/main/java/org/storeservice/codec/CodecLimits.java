@@ -4,22 +4,82 @@ package org.storeservice.codec;
  * Every limit the codec enforces on a request, in one place. Each default is named, and says which
  * attack it stops. A request over a limit gets the ASMX-shaped error promptly, and nothing is stored.
  *
- * <p>Immutable and thread-safe; build one with {@link #builder()}.
+ * <p>Immutable and thread-safe; build one with {@link #builder()} or {@link #toBuilder()}.
  */
 public final class CodecLimits {
 
     /**
      * Default maximum request body, 4 MiB (4,194,304 bytes): ASMX's default {@code maxRequestLength}.
-     * Stops a client from exhausting memory or disk with one huge request.
+     * Stops a client from exhausting memory or disk with one huge request. Checked against Content-Length
+     * before reading, and counted on the raw body while reading.
      */
     public static final long DEFAULT_MAX_REQUEST_BYTES = 4L * 1024 * 1024;
+
+    /**
+     * Default maximum element nesting depth of a SOAP request, 64 (a call needs 4). Stops stack and
+     * CPU exhaustion by deeply nested elements (a 10,000-deep document is rejected at depth 65).
+     */
+    public static final int DEFAULT_MAX_ELEMENT_DEPTH = 64;
+
+    /**
+     * Default maximum attributes on one element, 64 (namespace declarations not counted). Stops
+     * hash-collision and quadratic duplicate-check attacks with thousands of attributes.
+     */
+    public static final int DEFAULT_MAX_ATTRIBUTES_PER_ELEMENT = 64;
+
+    /**
+     * Default maximum length of one attribute value, 64 Ki chars. Stops a huge attribute value from being
+     * built in memory (attribute values are never streamed).
+     */
+    public static final int DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH = 64 * 1024;
+
+    /**
+     * Default maximum length of one text parameter ({@code key}, {@code value}), 4 Mi chars (as many as the
+     * default request size). Stops a huge string from being built in memory when {@link #maxRequestBytes()}
+     * is raised for large {@code WriteBytes} content. Does not apply to {@code content}, which is streamed.
+     */
+    public static final int DEFAULT_MAX_TEXT_LENGTH = 4 * 1024 * 1024;
+
+    /**
+     * Default maximum number of elements in a SOAP request, 10,000 (a call needs 5). Stops CPU and
+     * allocation exhaustion by a flood of tiny elements, e.g. in headers or ignored parameters.
+     */
+    public static final int DEFAULT_MAX_ELEMENT_COUNT = 10_000;
+
+    /**
+     * Default maximum number of distinct parameter names in an HTTP GET query or POST form, 1,000: ASP.NET's
+     * {@code aspnet:MaxHttpCollectionKeys}. Stops hash-flooding and memory exhaustion by many parameters.
+     * Repeated values of one name ({@code content=1&content=2}) count once; the request size bounds them.
+     */
+    public static final int DEFAULT_MAX_PARAMETER_NAMES = 1_000;
+
+    /**
+     * Default in-memory part of a spooled {@code content}, 64 KiB. Only when {@code <content>} precedes
+     * {@code <key>} must the codec keep the content until the key is known; beyond this many bytes it goes
+     * to a temporary file (deleted afterwards), so out-of-order requests cannot exhaust the heap.
+     */
+    public static final int DEFAULT_SPOOL_MEMORY_BYTES = 64 * 1024;
 
     private static final CodecLimits DEFAULTS = builder().build();
 
     private final long maxRequestBytes;
+    private final int maxElementDepth;
+    private final int maxAttributesPerElement;
+    private final int maxAttributeValueLength;
+    private final int maxTextLength;
+    private final int maxElementCount;
+    private final int maxParameterNames;
+    private final int spoolMemoryBytes;
 
     private CodecLimits(Builder builder) {
         this.maxRequestBytes = builder.maxRequestBytes;
+        this.maxElementDepth = builder.maxElementDepth;
+        this.maxAttributesPerElement = builder.maxAttributesPerElement;
+        this.maxAttributeValueLength = builder.maxAttributeValueLength;
+        this.maxTextLength = builder.maxTextLength;
+        this.maxElementCount = builder.maxElementCount;
+        this.maxParameterNames = builder.maxParameterNames;
+        this.spoolMemoryBytes = builder.spoolMemoryBytes;
     }
 
     public static CodecLimits defaults() {
@@ -30,14 +90,78 @@ public final class CodecLimits {
         return new Builder();
     }
 
+    /** A builder starting from these limits. */
+    public Builder toBuilder() {
+        return new Builder()
+                .maxRequestBytes(maxRequestBytes)
+                .maxElementDepth(maxElementDepth)
+                .maxAttributesPerElement(maxAttributesPerElement)
+                .maxAttributeValueLength(maxAttributeValueLength)
+                .maxTextLength(maxTextLength)
+                .maxElementCount(maxElementCount)
+                .maxParameterNames(maxParameterNames)
+                .spoolMemoryBytes(spoolMemoryBytes);
+    }
+
     /** Largest accepted request body, in bytes. */
     public long maxRequestBytes() {
         return maxRequestBytes;
     }
 
+    /** Deepest accepted element nesting; the root element is at depth 1. */
+    public int maxElementDepth() {
+        return maxElementDepth;
+    }
+
+    /** Most attributes accepted on one element. */
+    public int maxAttributesPerElement() {
+        return maxAttributesPerElement;
+    }
+
+    /** Longest accepted attribute value, in chars. */
+    public int maxAttributeValueLength() {
+        return maxAttributeValueLength;
+    }
+
+    /** Longest accepted {@code key} or {@code value} text, in chars. */
+    public int maxTextLength() {
+        return maxTextLength;
+    }
+
+    /** Most elements accepted in one SOAP request. */
+    public int maxElementCount() {
+        return maxElementCount;
+    }
+
+    /** Most distinct parameter names accepted in one HTTP GET query or POST form. */
+    public int maxParameterNames() {
+        return maxParameterNames;
+    }
+
+    /** Bytes of spooled content kept in memory before the rest goes to a temporary file. */
+    public int spoolMemoryBytes() {
+        return spoolMemoryBytes;
+    }
+
+    @Override
+    public String toString() {
+        return "CodecLimits{maxRequestBytes=" + maxRequestBytes + ", maxElementDepth=" + maxElementDepth
+                + ", maxAttributesPerElement=" + maxAttributesPerElement
+                + ", maxAttributeValueLength=" + maxAttributeValueLength + ", maxTextLength=" + maxTextLength
+                + ", maxElementCount=" + maxElementCount + ", maxParameterNames=" + maxParameterNames
+                + ", spoolMemoryBytes=" + spoolMemoryBytes + '}';
+    }
+
     /** Builds {@link CodecLimits}; starts from the defaults. Not thread-safe. */
     public static final class Builder {
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private int maxElementDepth = DEFAULT_MAX_ELEMENT_DEPTH;
+        private int maxAttributesPerElement = DEFAULT_MAX_ATTRIBUTES_PER_ELEMENT;
+        private int maxAttributeValueLength = DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH;
+        private int maxTextLength = DEFAULT_MAX_TEXT_LENGTH;
+        private int maxElementCount = DEFAULT_MAX_ELEMENT_COUNT;
+        private int maxParameterNames = DEFAULT_MAX_PARAMETER_NAMES;
+        private int spoolMemoryBytes = DEFAULT_SPOOL_MEMORY_BYTES;
 
         private Builder() {
         }
@@ -51,8 +175,58 @@ public final class CodecLimits {
             return this;
         }
 
+        /** @see #DEFAULT_MAX_ELEMENT_DEPTH */
+        public Builder maxElementDepth(int maxElementDepth) {
+            // 4 levels: Envelope, Body, the operation wrapper, its parameter
+            this.maxElementDepth = atLeast(4, maxElementDepth, "maxElementDepth");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_ATTRIBUTES_PER_ELEMENT */
+        public Builder maxAttributesPerElement(int maxAttributesPerElement) {
+            this.maxAttributesPerElement = atLeast(1, maxAttributesPerElement, "maxAttributesPerElement");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH */
+        public Builder maxAttributeValueLength(int maxAttributeValueLength) {
+            this.maxAttributeValueLength = atLeast(1, maxAttributeValueLength, "maxAttributeValueLength");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_TEXT_LENGTH */
+        public Builder maxTextLength(int maxTextLength) {
+            this.maxTextLength = atLeast(0, maxTextLength, "maxTextLength");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_ELEMENT_COUNT */
+        public Builder maxElementCount(int maxElementCount) {
+            this.maxElementCount = atLeast(5, maxElementCount, "maxElementCount");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_PARAMETER_NAMES */
+        public Builder maxParameterNames(int maxParameterNames) {
+            this.maxParameterNames = atLeast(2, maxParameterNames, "maxParameterNames");
+            return this;
+        }
+
+        /** @see #DEFAULT_SPOOL_MEMORY_BYTES */
+        public Builder spoolMemoryBytes(int spoolMemoryBytes) {
+            this.spoolMemoryBytes = atLeast(0, spoolMemoryBytes, "spoolMemoryBytes");
+            return this;
+        }
+
         public CodecLimits build() {
             return new CodecLimits(this);
+        }
+
+        private static int atLeast(int minimum, int value, String name) {
+            if (value < minimum) {
+                throw new IllegalArgumentException(name + " must be at least " + minimum + ": " + value);
+            }
+            return value;
         }
     }
 }

@@ -1,6 +1,8 @@
 package org.storeservice.codec;
 
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
 
 /**
@@ -12,6 +14,8 @@ import org.storeservice.api.Store;
  * {@link CodecResponse}. Immutable and thread-safe; build one per service and reuse it for every request.
  */
 public final class StoreCodec {
+    private static final Logger log = LoggerFactory.getLogger(StoreCodec.class);
+
     /** The default XML namespace of the service, as ASMX's {@code [WebService]} default. */
     public static final String DEFAULT_NAMESPACE = "http://tempuri.org/";
     /** The default endpoint path. */
@@ -21,12 +25,18 @@ public final class StoreCodec {
     private final String namespace;
     private final String endpointPath;
     private final CodecLimits limits;
+    private final SoapEndpoint soap;
+    private final HttpEndpoint http;
+    private final MetadataPages metadataPages;
 
     private StoreCodec(Builder builder) {
         this.store = builder.store;
         this.namespace = builder.namespace;
         this.endpointPath = builder.endpointPath;
         this.limits = builder.limits;
+        this.soap = new SoapEndpoint(store, new XmlReaders(limits), namespace, limits);
+        this.http = new HttpEndpoint(store, namespace, limits);
+        this.metadataPages = new MetadataPages(namespace, endpointPath);
     }
 
     /** A codec that serves {@code store}; configure it, then {@link Builder#build()}. */
@@ -64,7 +74,35 @@ public final class StoreCodec {
      * reading it and while the store writes.
      */
     public CodecResponse handle(CodecRequest request) {
-        throw new UnsupportedOperationException("StoreCodec.handle: not implemented yet");
+        try {
+            return dispatch(request);
+        } catch (RuntimeException e) {
+            log.error("Failed to answer {}", request, e);
+            return ErrorPages.internalError();
+        }
+    }
+
+    /** ASMX's protocol selection (wire notes §0). */
+    private CodecResponse dispatch(CodecRequest request) {
+        if (!matches(request.path())) {
+            return ErrorPages.notFound();
+        }
+        String pathInfo = request.path().substring(endpointPath.length());
+        String method = request.method();
+        if (pathInfo.isEmpty()) {
+            switch (method) {
+                case "POST":
+                    return soap.handle(request);
+                case "GET":
+                    return metadataPages.respond(request);
+                default:
+                    return ErrorPages.methodNotAllowed();
+            }
+        }
+        if (pathInfo.length() >= 2 && (method.equals("GET") || method.equals("POST"))) {
+            return http.handle(request, pathInfo, method.equals("POST"));
+        }
+        return ErrorPages.unrecognizedPathInfo(pathInfo);
     }
 
     /** Builds a {@link StoreCodec}. Not thread-safe. */

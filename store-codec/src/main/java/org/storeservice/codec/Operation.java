@@ -1,0 +1,40 @@
+package org.storeservice.codec;
+
+/** The service's two web methods, with their wire names as ASMX's MessageName. */
+enum Operation {
+    WRITE_STRING("WriteString", "value"),
+    WRITE_BYTES("WriteBytes", "content");
+
+    private final String wireName;
+    private final String secondParameter;
+
+    Operation(String wireName, String secondParameter) {
+        this.wireName = wireName;
+        this.secondParameter = secondParameter;
+    }
+
+    /** {@code WriteString} or {@code WriteBytes}: the method name, the SOAP wrapper and the HTTP path segment. */
+    String wireName() {
+        return wireName;
+    }
+
+    /** The parameter after {@code key}: {@code value} or {@code content}. */
+    String secondParameter() {
+        return secondParameter;
+    }
+
+    /** The operation named exactly {@code name}, or {@code null}. */
+    static Operation byWireName(String name) {
+        for (Operation operation : values()) {
+            if (operation.wireName.equals(name)) {
+                return operation;
+            }
+        }
+        return null;
+    }
+
+    /** ASMX's default SOAP action: the namespace, a {@code '/'} unless it already ends with one, the name. */
+    String soapAction(String namespace) {
+        return namespace.endsWith("/") ? namespace + wireName : namespace + '/' + wireName;
+    }
+}

@@ -1,0 +1,419 @@
+package org.storeservice.codec;
+
+import com.ctc.wstx.exc.WstxEOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+import org.codehaus.stax2.XMLStreamReader2;
+import org.codehaus.stax2.typed.TypedXMLStreamException;
+
+/**
+ * One SOAP request being read: the envelope, the headers' mustUnderstand check, the operation wrapper and
+ * its parameters with ASMX's rules (wire notes §9): absent is {@code null}, empty or {@code xsi:nil} is
+ * empty, order free, the first duplicate wins, unqualified or foreign children are ignored.
+ *
+ * <p>{@code content} is streamed: when {@code <key>} came first, {@link #content()} decodes base64 as the
+ * store reads it, and reports end of stream only after the rest of the document was read and found
+ * well-formed, so a broken tail or an over-limit request fails the store's read and nothing is stored.
+ * When {@code <content>} comes before {@code <key>} the store cannot be called yet: the content is spooled
+ * (memory, then a temporary file) until the whole document is read.
+ *
+ * <p>Not thread-safe: one per request. {@link #close()} releases the parser and any spool.
+ */
+final class SoapCall implements AutoCloseable {
+    private static final String MISSING_ACTION =
+            "Unable to handle request without a valid action parameter. Please supply a valid soap action.";
+
+    private final String namespace;
+    private final CodecLimits limits;
+    private final SoapVersion guessedVersion;
+    private final String contentType;
+    private final String action;
+
+    private XMLStreamReader2 reader;
+    private SoapVersion envelopeVersion;
+    private Operation operation;
+    /** True until the operation is known: ASMX's routing by body element turns XML errors into 500s. */
+    private boolean routingByElement;
+    private String key;
+    private String value;
+    private boolean rootSeen;
+    private boolean wrapperAbsent;
+    private boolean contentSeen;
+    private ContentSpool spool;
+    private StreamedContent streamedContent;
+    private boolean documentRead;
+
+    SoapCall(String namespace, CodecLimits limits, SoapVersion guessedVersion, String contentType, String action,
+            Operation routed) {
+        this.namespace = namespace;
+        this.limits = limits;
+        this.guessedVersion = guessedVersion;
+        this.contentType = contentType;
+        this.action = action;
+        this.operation = routed;
+        this.routingByElement = routed == null;
+    }
+
+    /** The version to answer in: the envelope's once read, else the one guessed from the headers. */
+    SoapVersion version() {
+        return envelopeVersion != null ? envelopeVersion : guessedVersion;
+    }
+
+    Operation operation() {
+        return operation;
+    }
+
+    /** The {@code key} parameter; {@code null} if absent. */
+    String key() {
+        return key;
+    }
+
+    /** The {@code value} parameter of WriteString; {@code null} if absent. */
+    String value() {
+        return value;
+    }
+
+    /** The {@code content} of WriteBytes as a stream, or {@code null} if absent. Opened once. */
+    InputStream content() throws IOException {
+        if (streamedContent != null) {
+            return streamedContent;
+        }
+        return spool == null ? null : spool.open();
+    }
+
+    /** The fault that broke the streamed content, or {@code null}. */
+    SoapFault contentFailure() {
+        return streamedContent == null ? null : streamedContent.failure;
+    }
+
+    void start(XMLStreamReader2 xmlReader) throws XMLStreamException, SoapFault {
+        this.reader = xmlReader;
+        readEnvelopeToBody();
+        if (!readParameters()) {
+            readToEndOfDocument();
+        }
+    }
+
+    /**
+     * Reads whatever the store left unread, to the end of the document, so that a broken tail is reported
+     * even if the store did not read all of the content.
+     */
+    void finish() throws SoapFault {
+        if (documentRead) {
+            return;
+        }
+        try {
+            streamedContent.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw streamedContent.failure != null ? streamedContent.failure : unreadable(e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (reader != null) {
+            try {
+                reader.close();
+            } catch (XMLStreamException e) {
+                // nothing to recover: the input belongs to the server adapter
+            }
+        }
+        if (spool != null) {
+            spool.close();
+        }
+    }
+
+    private void readEnvelopeToBody() throws XMLStreamException, SoapFault {
+        int event = reader.next();
+        while (event != XMLStreamConstants.START_ELEMENT) {
+            if (event == XMLStreamConstants.DTD) {
+                throw xmlError("For security reasons DTD is prohibited in this XML document.");
+            }
+            if (event == XMLStreamConstants.END_DOCUMENT) {
+                throw xmlError("Root element is missing.");
+            }
+            event = reader.next();
+        }
+        rootSeen = true;
+        if (!"Envelope".equals(reader.getLocalName())) {
+            throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
+                    + "Request format is invalid: Missing required soap:Envelope element.");
+        }
+        String envelopeNamespace = reader.getNamespaceURI();
+        envelopeVersion = SoapVersion.byEnvelopeNamespace(envelopeNamespace);
+        if (envelopeVersion == null) {
+            throw new SoapFault(SoapVersion.SOAP_11, FaultCode.VERSION_MISMATCH, 500,
+                    "Possible SOAP version mismatch: Envelope namespace " + envelopeNamespace
+                            + " was unexpected. Expecting " + SoapVersion.SOAP_11.envelopeNamespace() + ".");
+        }
+        if (envelopeVersion == SoapVersion.SOAP_11
+                && ContentType.base(contentType).equals(SoapVersion.SOAP_12.mediaType())) {
+            throw SoapFault.unsupportedMediaType(SoapVersion.SOAP_11, contentType);
+        }
+        while (nextTag() == XMLStreamConstants.START_ELEMENT) {
+            if (isEnvelopeElement("Body")) {
+                readBodyToWrapper();
+                return;
+            }
+            if (isEnvelopeElement("Header")) {
+                checkHeadersUnderstood();
+            } else {
+                reader.skipElement();
+            }
+        }
+        throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
+                + "Request format is invalid: Missing required soap:Body element.");
+    }
+
+    /**
+     * This service understands no header, so a header marked mustUnderstand is a fault. ASMX checks this only
+     * after the method ran (and so stores the value, then answers a fault); here it is checked before the
+     * store is called: a request answered with a fault never stores anything.
+     */
+    private void checkHeadersUnderstood() throws XMLStreamException, SoapFault {
+        while (nextTag() == XMLStreamConstants.START_ELEMENT) {
+            String mustUnderstand = reader.getAttributeValue(envelopeVersion.envelopeNamespace(), "mustUnderstand");
+            if ("1".equals(mustUnderstand) || "true".equals(mustUnderstand)) {
+                throw new SoapFault(envelopeVersion, FaultCode.MUST_UNDERSTAND, 500,
+                        "SOAP header " + reader.getLocalName() + " was not understood.");
+            }
+            reader.skipElement();
+        }
+    }
+
+    private void readBodyToWrapper() throws XMLStreamException, SoapFault {
+        boolean hasChild = nextTag() == XMLStreamConstants.START_ELEMENT;
+        if (operation == null) {
+            if (hasChild && namespace.equals(reader.getNamespaceURI())) {
+                operation = Operation.byWireName(reader.getLocalName());
+            }
+            if (operation == null) {
+                throw new SoapFault(envelopeVersion, FaultCode.CLIENT, 500, action == null ? MISSING_ACTION
+                        : "Unable to handle request. The action '" + action + "' was not recognized.");
+            }
+        }
+        routingByElement = false;
+        if (hasChild && !isWrapperOf(operation)) {
+            // routed by action to another element: ASMX's serializer ignores it, every parameter stays null
+            reader.skipElement();
+            hasChild = false;
+        }
+        if (!hasChild) {
+            // parameters all null; readParameters() sees the wrapper as already ended
+            wrapperAbsent = true;
+        }
+    }
+
+    /**
+     * Reads the wrapper's children. Returns true when it stopped at a {@code <content>} to be streamed
+     * (key known); call again after the content's end to read the rest.
+     */
+    private boolean readParameters() throws XMLStreamException, SoapFault {
+        if (wrapperAbsent) {
+            return false;
+        }
+        while (nextTag() == XMLStreamConstants.START_ELEMENT) {
+            if (!namespace.equals(reader.getNamespaceURI())) {
+                reader.skipElement();
+                continue;
+            }
+            String name = reader.getLocalName();
+            if (key == null && "key".equals(name)) {
+                key = readText();
+            } else if (operation == Operation.WRITE_STRING && value == null && "value".equals(name)) {
+                value = readText();
+            } else if (operation == Operation.WRITE_BYTES && !contentSeen && "content".equals(name)) {
+                contentSeen = true;
+                if (key != null) {
+                    streamedContent = new StreamedContent();
+                    return true;
+                }
+                spoolContent();
+            } else {
+                reader.skipElement();
+            }
+        }
+        return false;
+    }
+
+    /** Reads to the end of the document: the rest of the Body and Envelope, and anything after the root. */
+    private void readToEndOfDocument() throws XMLStreamException {
+        while (reader.hasNext()) {
+            reader.next();
+        }
+        documentRead = true;
+    }
+
+    /** The text of a parameter element, bounded by {@link CodecLimits#maxTextLength()}. */
+    private String readText() throws XMLStreamException, SoapFault {
+        String name = reader.getLocalName();
+        String single = null; // most values come as one text event: no builder needed
+        StringBuilder joined = null;
+        int total = 0;
+        while (true) {
+            switch (reader.next()) {
+                case XMLStreamConstants.CHARACTERS:
+                case XMLStreamConstants.CDATA:
+                case XMLStreamConstants.SPACE:
+                    int length = reader.getTextLength();
+                    if (length > limits.maxTextLength() - total) {
+                        throw unreadable("The text of element '" + name + "' is longer than "
+                                + limits.maxTextLength() + " characters.");
+                    }
+                    total += length;
+                    if (single == null) {
+                        single = reader.getText();
+                    } else {
+                        if (joined == null) {
+                            joined = new StringBuilder(single);
+                        }
+                        joined.append(reader.getTextCharacters(), reader.getTextStart(), length);
+                    }
+                    break;
+                case XMLStreamConstants.START_ELEMENT:
+                    throw unreadable("Element '" + name + "' must contain text only, but it contains the element '"
+                            + reader.getLocalName() + "'.");
+                case XMLStreamConstants.END_ELEMENT:
+                    return joined != null ? joined.toString() : single != null ? single : "";
+                default:
+                    break; // comments and processing instructions are not part of the text
+            }
+        }
+    }
+
+    private void spoolContent() throws XMLStreamException, SoapFault {
+        spool = new ContentSpool(limits.spoolMemoryBytes());
+        byte[] buffer = new byte[8192];
+        try {
+            int n;
+            while ((n = reader.readElementAsBinary(buffer, 0, buffer.length)) >= 0) {
+                spool.write(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new SoapFault(version(), FaultCode.SERVER, 500,
+                    SoapFault.UNABLE_TO_PROCESS + "Could not spool the content: " + e.getMessage());
+        }
+    }
+
+    /** The next start or end tag, skipping text, comments and processing instructions between elements. */
+    private int nextTag() throws XMLStreamException {
+        int event;
+        do {
+            event = reader.next();
+        } while (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT);
+        return event;
+    }
+
+    private boolean isEnvelopeElement(String localName) {
+        return localName.equals(reader.getLocalName()) && envelopeVersion.envelopeNamespace().equals(reader.getNamespaceURI());
+    }
+
+    private boolean isWrapperOf(Operation op) {
+        return op.wireName().equals(reader.getLocalName()) && namespace.equals(reader.getNamespaceURI());
+    }
+
+    /** The fault for a parser error or a limit reached while reading the body. */
+    SoapFault xmlFault(XMLStreamException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestTooLargeException) {
+                return SoapFault.tooLarge(version());
+            }
+        }
+        if (e instanceof WstxEOFException && !rootSeen) {
+            return xmlError("Root element is missing.");
+        }
+        if (e instanceof TypedXMLStreamException) {
+            return unreadable("The content is not valid base64: " + firstLine(e.getMessage()));
+        }
+        return xmlError(describe(e));
+    }
+
+    /** A malformed-XML fault: 500 Server while ASMX would still be routing by element, else 400 Client. */
+    private SoapFault xmlError(String message) {
+        if (routingByElement) {
+            return new SoapFault(version(), FaultCode.SERVER, 500, SoapFault.UNABLE_TO_PROCESS + message);
+        }
+        return unreadable(message);
+    }
+
+    private SoapFault unreadable(String message) {
+        return SoapFault.unreadable(version(), message);
+    }
+
+    /** A parser message in .NET's style: the first line of the message, then "Line l, position p." */
+    private static String describe(XMLStreamException e) {
+        String message = firstLine(e.getMessage());
+        if (e.getLocation() == null || e.getLocation().getLineNumber() < 0) {
+            return message;
+        }
+        return message + " Line " + e.getLocation().getLineNumber() + ", position "
+                + e.getLocation().getColumnNumber() + '.';
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "The request is not well-formed XML.";
+        }
+        int newline = message.indexOf('\n');
+        return (newline >= 0 ? message.substring(0, newline) : message).trim();
+    }
+
+    /**
+     * The base64 {@code <content>} decoded as the store reads it. End of stream comes only after the rest of
+     * the document was read; every failure is kept, so the codec can answer it even if the store wraps it.
+     */
+    private final class StreamedContent extends InputStream {
+        private SoapFault failure;
+        private boolean ended;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (failure != null) {
+                throw new FaultException(failure);
+            }
+            if (ended) {
+                return -1;
+            }
+            if (length == 0) {
+                return 0;
+            }
+            try {
+                int n;
+                do {
+                    n = reader.readElementAsBinary(buffer, offset, length);
+                } while (n == 0);
+                if (n < 0) {
+                    readParameters(); // the rest of the wrapper; a second <content> is skipped, not streamed
+                    readToEndOfDocument();
+                    ended = true;
+                }
+                return n;
+            } catch (XMLStreamException e) {
+                failure = xmlFault(e);
+            } catch (SoapFault fault) {
+                failure = fault;
+            }
+            throw new FaultException(failure);
+        }
+    }
+
+    /** Carries a {@link SoapFault} through {@link InputStream#read}, and so through the store. */
+    static final class FaultException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        FaultException(SoapFault fault) {
+            super(fault.reason(), fault);
+        }
+    }
+}
