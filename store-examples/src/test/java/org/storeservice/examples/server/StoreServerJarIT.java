@@ -4,9 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,14 +25,16 @@ class StoreServerJarIT {
     private static final Path JAR = Path.of(System.getProperty("store.server.jar", "target/store-server.jar"));
 
     @Test
-    void servesUntilSigtermThenExitsCleanlyWithTheWriteStored(@TempDir Path data) throws Exception {
-        Path log = Files.createTempFile("store-server", ".log");
-        Process server = start(ProcessBuilder.Redirect.to(log.toFile()), "--port", "0", "--storage", "files:" + data);
+    void servesUntilSigtermThenExitsCleanlyWithTheWriteStored(@TempDir Path data, @TempDir Path logs) throws Exception {
+        // Standard output to a file rather than a pipe: destroy() closes the pipes, and the file lets the
+        // test check afterwards that the URL was the only line.
+        Path stdout = logs.resolve("stdout.txt");
+        Path stderr = logs.resolve("stderr.txt");
+        Process server = command("--port", "0", "--storage", "files:" + data)
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
         try {
-            BufferedReader stdout = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
-            String line = stdout.readLine();
-            assertTrue(line != null && line.matches("http://127\\.0\\.0\\.1:\\d+/API/Store\\.asmx"),
-                    line + "\n" + Files.readString(log));
+            String line = firstLine(stdout, server);
+            assertTrue(line.matches("http://127\\.0\\.0\\.1:\\d+/API/Store\\.asmx"), line + "\n" + Files.readString(stderr));
             URI endpoint = URI.create(line);
 
             HttpResponse<String> response = HttpClient.newHttpClient().send(
@@ -45,8 +45,8 @@ class StoreServerJarIT {
             server.destroy(); // SIGTERM
             assertTrue(server.waitFor(60, TimeUnit.SECONDS), "did not exit after SIGTERM");
             int status = server.exitValue();
-            assertTrue(status == 0 || status == 143, "exit status " + status);
-            assertEquals(null, stdout.readLine(), "more than one line on standard output");
+            assertTrue(status == 0 || status == 143, "exit status " + status + "\n" + Files.readString(stderr));
+            assertEquals(List.of(line), Files.readAllLines(stdout), "standard output holds more than the URL");
         } finally {
             server.destroyForcibly();
         }
@@ -55,7 +55,7 @@ class StoreServerJarIT {
 
     @Test
     void aBadOptionExitsWithStatus2AndTheUsage() throws Exception {
-        Process process = start(ProcessBuilder.Redirect.PIPE, "--no-such-option");
+        Process process = command("--no-such-option").start();
 
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
@@ -67,18 +67,31 @@ class StoreServerJarIT {
 
     @Test
     void helpExitsWithStatus0() throws Exception {
-        Process process = start(ProcessBuilder.Redirect.PIPE, "--help");
+        Process process = command("--help").start();
 
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue());
         assertTrue(new String(process.getInputStream().readAllBytes(), UTF_8).contains("--storage URI"));
     }
 
-    private static Process start(ProcessBuilder.Redirect stderr, String... args) throws IOException {
+    /** The first line the server writes, once it is complete; fails if the server exits first. */
+    private static String firstLine(Path stdout, Process server) throws IOException, InterruptedException {
+        while (true) {
+            String text = Files.readString(stdout, UTF_8);
+            int end = text.indexOf('\n');
+            if (end >= 0) {
+                return text.substring(0, end).strip();
+            }
+            assertTrue(server.isAlive(), "the server exited before printing its URL");
+            Thread.sleep(20);
+        }
+    }
+
+    private static ProcessBuilder command(String... args) {
         assertTrue(Files.isRegularFile(JAR), "no jar at " + JAR.toAbsolutePath());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(stderr).start();
+        return new ProcessBuilder(command);
     }
 }
