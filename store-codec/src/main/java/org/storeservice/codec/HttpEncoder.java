@@ -30,10 +30,18 @@ final class HttpEncoder {
     }
 
     CodecResponse error(HttpError error) {
+        return plainTextError(error.text());
+    }
+
+    /**
+     * An error as ASMX's {@code ServerProtocol.WriteException} writes it for the HTTP and Discovery
+     * protocols: 500, text/plain, the message HTML-encoded ({@code HttpUtility.HtmlEncode}), then CRLF.
+     */
+    static CodecResponse plainTextError(String message) {
         return CodecResponse.builder(500)
                 .header("Cache-Control", "private")
                 .header("Content-Type", "text/plain; charset=utf-8")
-                .body((TextEscaping.html(error.text()) + "\r\n").getBytes(StandardCharsets.UTF_8))
+                .body((TextEscaping.html(message) + "\r\n").getBytes(StandardCharsets.UTF_8))
                 .build();
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** The request → protocol table of wire notes §0 (the metadata GETs belong to MetadataPages and are not tested here). */
+/** The request → protocol table of wire notes §0 (what the metadata pages say is tested in MetadataPagesTest). */
 class DispatchTest {
     private final Fixture fixture = new Fixture();
 
@@ -71,5 +71,21 @@ class DispatchTest {
     @Test
     void pathsOutsideTheEndpointAre404() {
         assertEquals(404, fixture.handle(Fixture.get("/other", "")).status());
+    }
+
+    @Test
+    void getOnTheBarePathIsTheMetadata() {
+        CodecResponse wsdl = fixture.handle(Fixture.get(PATH, "WSDL").header("Host", "example.org"));
+        assertEquals(200, wsdl.status());
+        assertEquals("text/xml; charset=utf-8", wsdl.header("Content-Type"));
+        assertTrue(Fixture.body(wsdl).contains("<soap:address location=\"http://example.org/API/Store.asmx\" />"));
+
+        CodecResponse help = fixture.handle(Fixture.get(PATH, ""));
+        assertEquals(200, help.status());
+        assertEquals("text/html; charset=utf-8", help.header("Content-Type"));
+
+        CodecResponse unknownWsdl = fixture.handle(Fixture.get(PATH, "wsdl=x"));
+        assertResponse(500, headers("private", "text/plain; charset=utf-8"),
+                "XML Web service description was not found.\r\n", unknownWsdl);
     }
 }

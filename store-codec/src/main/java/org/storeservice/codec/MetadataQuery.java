@@ -1,0 +1,113 @@
+package org.storeservice.codec;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A query string read the way ASP.NET's {@code Request.QueryString} reads it: split on {@code '&'}, a part
+ * without {@code '='} is a value of the {@code null} key ({@code ?wsdl}), names are case-insensitive,
+ * names and values are URL-decoded leniently ({@code '+'} is a space, a bad escape stays as it is), and a
+ * repeated name yields its values joined by commas. Immutable.
+ */
+final class MetadataQuery {
+    private final Map<String, List<String>> named = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final List<String> bare = new ArrayList<>();
+
+    private MetadataQuery() {
+    }
+
+    /** Parses {@code rawQuery}, the percent-encoded query without {@code '?'}. */
+    static MetadataQuery parse(String rawQuery) {
+        MetadataQuery query = new MetadataQuery();
+        int length = rawQuery.length();
+        int i = 0;
+        while (i < length) {
+            int start = i;
+            int equals = -1;
+            while (i < length && rawQuery.charAt(i) != '&') {
+                if (rawQuery.charAt(i) == '=' && equals < 0) {
+                    equals = i;
+                }
+                i++;
+            }
+            if (equals >= 0) {
+                query.add(urlDecode(rawQuery.substring(start, equals)), urlDecode(rawQuery.substring(equals + 1, i)));
+            } else {
+                query.add(null, urlDecode(rawQuery.substring(start, i)));
+            }
+            if (i == length - 1 && rawQuery.charAt(i) == '&') {
+                query.add(null, ""); // a trailing '&' adds an empty bare value, as HttpValueCollection does
+            }
+            i++;
+        }
+        return query;
+    }
+
+    /** The value(s) of {@code name} ({@code null} for the bare values) joined by commas; {@code null} if absent. */
+    String get(String name) {
+        List<String> values = name == null ? bare : named.get(name);
+        return values == null || values.isEmpty() ? null : String.join(",", values);
+    }
+
+    private void add(String name, String value) {
+        if (name == null) {
+            bare.add(value);
+        } else {
+            named.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+        }
+    }
+
+    /** {@code HttpUtility.UrlDecode(s, UTF8)}: never fails; malformed escapes are kept literally. */
+    static String urlDecode(String text) {
+        if (text.indexOf('%') < 0 && text.indexOf('+') < 0) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '+') {
+                bytes.write(' ');
+            } else if (c == '%' && hex(text, i + 1, 2) >= 0) {
+                bytes.write(hex(text, i + 1, 2));
+                i += 2;
+            } else if (c == '%' && text.startsWith("u", i + 1) && hex(text, i + 2, 4) >= 0) {
+                flush(bytes, out).append((char) hex(text, i + 2, 4));
+                i += 5;
+            } else if (c < 0x80) {
+                bytes.write(c);
+            } else {
+                flush(bytes, out).append(c);
+            }
+        }
+        return flush(bytes, out).toString();
+    }
+
+    private static StringBuilder flush(ByteArrayOutputStream bytes, StringBuilder out) {
+        if (bytes.size() > 0) {
+            out.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+            bytes.reset();
+        }
+        return out;
+    }
+
+    /** The value of {@code digits} hex digits at {@code from}, or -1 if they are not all hex. */
+    private static int hex(String text, int from, int digits) {
+        if (from + digits > text.length()) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = from; i < from + digits; i++) {
+            int digit = Character.digit(text.charAt(i), 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value * 16 + digit;
+        }
+        return value;
+    }
+}
