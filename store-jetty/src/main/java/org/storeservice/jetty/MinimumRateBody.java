@@ -38,6 +38,11 @@ final class MinimumRateBody extends InputStream {
         this.startNanos = nanoClock.getAsLong();
     }
 
+    /** How many bytes have been read so far. */
+    long bytesRead() {
+        return bytesRead;
+    }
+
     @Override
     public int read() throws IOException {
         int b = body.read();

@@ -36,7 +36,9 @@ import org.storeservice.codec.StoreCodec;
  *
  * <p>The body the codec reads is cut off one byte past the codec's own request size limit, whatever its
  * framing (so a chunked body cannot get round the limit), and failed if it arrives slower than a minimum
- * average rate (so a client cannot hold a thread by trickling it inside the idle timeout).
+ * average rate (so a client cannot hold a thread by trickling it inside the idle timeout). What the codec
+ * leaves unread is discarded, up to a bound, before the answer is written, so that a client still sending
+ * gets the answer rather than a connection reset.
  *
  * <p>An unexpected failure of the codec becomes a plain {@code 500} whose body names no internals; the
  * exception goes to the log. Immutable and thread-safe.
@@ -96,19 +98,35 @@ public final class StoreHandler extends Handler.Abstract {
         if (path == null || !codec.matches(path)) {
             return false;
         }
+        long maxRequestBytes = codec.limits().maxRequestBytes();
+        MinimumRateBody body = new MinimumRateBody(
+                Content.Source.asInputStream(request), minRequestDataRate, rateGraceNanos, nanoClock);
         CodecResponse answer;
         try {
-            answer = codec.handle(toCodecRequest(request, uri, path));
+            answer = codec.handle(toCodecRequest(request, uri, path, new RequestBodyLimit(body, maxRequestBytes)));
         } catch (RuntimeException | StackOverflowError e) {
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
             // Error a hostile document could provoke in a parser; other Errors are left to Jetty.
             log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
-            writeInternalError(response, callback);
-            return true;
+            answer = null;
         }
-        write(answer, response, callback);
+        discardUnread(request, body, maxRequestBytes);
+        if (answer == null) {
+            writeInternalError(response, callback);
+        } else {
+            write(answer, response, callback);
+        }
         return true;
+    }
+
+    private static void discardUnread(Request request, MinimumRateBody body, long maxRequestBytes) {
+        if (body.bytesRead() == 0 && request.getHeaders().contains(HttpHeader.EXPECT, "100-continue")) {
+            // The client waits for our go-ahead before it sends the body; reading now would ask for a body
+            // nobody will use. Jetty answers without the go-ahead and the client sends nothing.
+            return;
+        }
+        UnreadBody.discard(body, maxRequestBytes);
     }
 
     /** The slowest accepted average body rate, in bytes per second; {@code 0} for no minimum. */
@@ -116,13 +134,11 @@ public final class StoreHandler extends Handler.Abstract {
         return minRequestDataRate;
     }
 
-    private CodecRequest toCodecRequest(Request request, HttpURI uri, String path) {
+    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, RequestBodyLimit body) {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
-                .body(new RequestBodyLimit(
-                        new MinimumRateBody(Content.Source.asInputStream(request), minRequestDataRate, rateGraceNanos, nanoClock),
-                        codec.limits().maxRequestBytes()));
+                .body(body);
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());
         }
