@@ -159,6 +159,7 @@ public final class StoreServer implements AutoCloseable {
         }
         state = State.STOPPED;
         if (server != null) {
+            log.info("Stopping: no new connections; waiting up to {} for requests in flight", config.stopTimeout);
             try {
                 server.stop();
             } catch (TimeoutException e) {
@@ -174,6 +175,9 @@ public final class StoreServer implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 log.warn("Error while closing storage {}", config.storageUri, e);
             }
+        }
+        if (server != null) {
+            log.info("Stopped");
         }
     }
 
