@@ -38,6 +38,9 @@ final class ServeCommand implements Command {
         StoreServer server;
         try {
             server = options.serverBuilder().build().start();
+        } catch (IllegalArgumentException e) {
+            // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
+            throw new UsageException(e.getMessage().replaceAll("\\R", " "));
         } catch (IOException | RuntimeException e) {
             // Not a usage error: the options were well-formed, but the port, address or storage refused.
             log.error("Could not start the server: {}", e.toString());

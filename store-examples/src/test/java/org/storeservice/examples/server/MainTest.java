@@ -49,6 +49,16 @@ class MainTest {
     }
 
     @Test
+    void anUnknownStorageSchemeIsAUsageErrorNamingTheKnownOnes() {
+        assertEquals(Main.EXIT_USAGE, main.run("--port", "0", "--storage", "nosuch:x"));
+
+        String[] lines = err.toString(UTF_8).split("\\R");
+        assertEquals("store-server: No storage backend for 'nosuch:x'; known prefixes: [files:, memory:]", lines[0]);
+        assertTrue(lines[1].startsWith("Usage: "), lines[1]);
+        assertTrue(hooks.isEmpty());
+    }
+
+    @Test
     void aPortInUseIsAFailureNotAUsageError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             assertEquals(Main.EXIT_FAILURE, main.run("--port", String.valueOf(taken.getLocalPort())));
