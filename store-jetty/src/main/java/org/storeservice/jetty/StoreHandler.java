@@ -1,0 +1,179 @@
+package org.storeservice.jetty;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.codec.CodecRequest;
+import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.StoreCodec;
+
+/**
+ * Serves a {@link StoreCodec} on Jetty 12's core Handler API: every request whose path the codec
+ * {@linkplain StoreCodec#matches(String) matches} goes to the codec, and its answer is written out as it is.
+ * Any other path is declined ({@code handle} returns {@code false}), so a host can put this handler in a
+ * {@link Handler.Sequence} beside its own handlers.
+ *
+ * <p>The path compared is the request's whole decoded path, not the path inside a context: the codec's
+ * endpoint path is what clients see, and what the WSDL's addresses must name.
+ *
+ * <p>The codec blocks: it reads the body through an {@code InputStream} and waits for the storage write.
+ * This handler therefore declares {@link InvocationType#BLOCKING}, which tells Jetty to call it on a
+ * thread-pool thread, never on a selector thread, where blocking would stall every other connection.
+ *
+ * <p>The body the codec reads is cut off one byte past the codec's own request size limit, whatever its
+ * framing (so a chunked body cannot get round the limit), and failed if it arrives slower than a minimum
+ * average rate (so a client cannot hold a thread by trickling it inside the idle timeout). What the codec
+ * leaves unread is discarded, up to a bound, before the answer is written, so that a client still sending
+ * gets the answer rather than a connection reset.
+ *
+ * <p>An unexpected failure of the codec becomes a plain {@code 500} whose body names no internals; the
+ * exception goes to the log. Immutable and thread-safe.
+ */
+public final class StoreHandler extends Handler.Abstract {
+    private static final Logger log = LoggerFactory.getLogger(StoreHandler.class);
+    private static final byte[] INTERNAL_ERROR_BODY = "Internal Server Error".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * The default minimum request data rate, 1 KiB/s on average: slower than any working link, yet it stops a
+     * client from trickling a body to hold a thread (at that rate a 4 MiB body may still take 68 minutes).
+     */
+    public static final long DEFAULT_MIN_REQUEST_DATA_RATE = 1024;
+    /** How long a body may take before its rate counts, for clients that pause before sending it. */
+    static final Duration RATE_GRACE = Duration.ofSeconds(10);
+
+    private final StoreCodec codec;
+    private final long minRequestDataRate;
+    private final long rateGraceNanos;
+    private final LongSupplier nanoClock;
+
+    /** A handler that answers {@code codec}'s endpoint, with the default minimum request data rate. */
+    public StoreHandler(StoreCodec codec) {
+        this(codec, DEFAULT_MIN_REQUEST_DATA_RATE);
+    }
+
+    /**
+     * A handler that answers {@code codec}'s endpoint.
+     *
+     * @param minRequestDataRate the slowest accepted average body rate in bytes per second, counted after
+     *     the first 10 seconds; {@code 0} for no minimum
+     */
+    public StoreHandler(StoreCodec codec, long minRequestDataRate) {
+        this(codec, minRequestDataRate, RATE_GRACE, System::nanoTime);
+    }
+
+    StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace, LongSupplier nanoClock) {
+        super(InvocationType.BLOCKING);
+        this.codec = Objects.requireNonNull(codec, "codec");
+        if (minRequestDataRate < 0) {
+            throw new IllegalArgumentException("minRequestDataRate must not be negative: " + minRequestDataRate);
+        }
+        this.minRequestDataRate = minRequestDataRate;
+        this.rateGraceNanos = rateGrace.toNanos();
+        this.nanoClock = nanoClock;
+    }
+
+    /** The codec this handler serves. */
+    public StoreCodec codec() {
+        return codec;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        HttpURI uri = request.getHttpURI();
+        String path = uri.getDecodedPath();
+        if (path == null || !codec.matches(path)) {
+            return false;
+        }
+        long maxRequestBytes = codec.limits().maxRequestBytes();
+        MinimumRateBody body = new MinimumRateBody(
+                Content.Source.asInputStream(request), minRequestDataRate, rateGraceNanos, nanoClock);
+        CodecResponse answer;
+        try {
+            answer = codec.handle(toCodecRequest(request, uri, path, new RequestBodyLimit(body, maxRequestBytes)));
+        } catch (RuntimeException | StackOverflowError e) {
+            // The codec promises never to throw for anything a client sent, so this is our bug or the
+            // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
+            // Error a hostile document could provoke in a parser; other Errors are left to Jetty.
+            log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
+            answer = null;
+        }
+        discardUnread(request, body, maxRequestBytes);
+        if (answer == null) {
+            writeInternalError(response, callback);
+        } else {
+            write(answer, response, callback);
+        }
+        return true;
+    }
+
+    private static void discardUnread(Request request, MinimumRateBody body, long maxRequestBytes) {
+        if (body.bytesRead() == 0 && request.getHeaders().contains(HttpHeader.EXPECT, "100-continue")) {
+            // The client waits for our go-ahead before it sends the body; reading now would ask for a body
+            // nobody will use. Jetty answers without the go-ahead and the client sends nothing.
+            return;
+        }
+        UnreadBody.discard(body, maxRequestBytes);
+    }
+
+    /** The slowest accepted average body rate, in bytes per second; {@code 0} for no minimum. */
+    public long minRequestDataRate() {
+        return minRequestDataRate;
+    }
+
+    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, RequestBodyLimit body) {
+        CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
+                .rawQuery(uri.getQuery())
+                .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
+                .body(body);
+        for (HttpField field : request.getHeaders()) {
+            builder.header(field.getName(), field.getValue());
+        }
+        return builder.build();
+    }
+
+    private static void write(CodecResponse answer, Response response, Callback callback) {
+        ByteBuffer body = answer.body();
+        response.setStatus(answer.status());
+        HttpFields.Mutable headers = response.getHeaders();
+        for (Map.Entry<String, String> header : answer.headers()) {
+            // The length is ours to set, from the bytes actually sent.
+            if (!HttpHeader.CONTENT_LENGTH.is(header.getKey())) {
+                headers.add(header.getKey(), header.getValue());
+            }
+        }
+        headers.put(HttpHeader.CONTENT_LENGTH, body.remaining());
+        response.write(true, body, callback);
+    }
+
+    private static void writeInternalError(Response response, Callback callback) {
+        if (response.isCommitted()) {
+            // Nothing coherent can follow a partial response; let Jetty abort the exchange.
+            callback.failed(new IllegalStateException("response already committed"));
+            return;
+        }
+        response.reset();
+        response.setStatus(500);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, INTERNAL_ERROR_BODY.length);
+        response.write(true, ByteBuffer.wrap(INTERNAL_ERROR_BODY), callback);
+    }
+
+    @Override
+    public String toString() {
+        return "StoreHandler{" + codec + ", minRequestDataRate=" + minRequestDataRate + '}';
+    }
+}

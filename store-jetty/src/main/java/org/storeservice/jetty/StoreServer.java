@@ -1,0 +1,371 @@
+package org.storeservice.jetty;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.DefaultStore;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.StoreLimits;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.Storages;
+import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.StoreCodec;
+
+/**
+ * A whole Jetty server that serves the Store endpoint and nothing else: for hosts that want a server rather
+ * than a {@link StoreHandler} to mount in their own.
+ *
+ * <pre>{@code
+ * try (StoreServer server = StoreServer.builder().port(0).storageUri("memory:").build().start()) {
+ *     URI endpoint = server.endpointUri();   // http://127.0.0.1:PORT/API/Store.asmx
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p><b>Storage ownership.</b> Storage opened from a URI ({@link Builder#storageUri(String)}) is opened by
+ * {@link #start()} and closed by {@link #stop()}. A {@link Storage} instance passed in
+ * ({@link Builder#storage(Storage)}) stays the host's: the server never closes it.
+ *
+ * <p><b>Stopping.</b> {@link #stop()} first stops accepting connections, then waits up to the stop timeout for
+ * requests in flight to finish, so that every write a client was told succeeded is stored and no write is
+ * cut in half; a request that arrives on an already open connection meanwhile gets {@code 503}. Requests
+ * still running when the timeout elapses are cut off (their writes either complete or fail whole, as the
+ * storage is atomic) and the fact is logged.
+ *
+ * <p><b>Slow clients.</b> A connection with no traffic for the idle timeout is closed, including one whose
+ * request body has stalled; a body that arrives slower than the minimum data rate is refused. Together they
+ * bound how long any client can hold a request thread.
+ *
+ * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
+ */
+public final class StoreServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StoreServer.class);
+
+    /** The default port. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The default bind address: loopback only, so that nothing is exposed unless asked for. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    /** The default idle timeout: Jetty's own default, well above any pause of a working client. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    private enum State { NEW, STARTED, STOPPED }
+
+    private final Builder config;
+    private State state = State.NEW;
+    private Server server;
+    private ServerConnector connector;
+    private Storage ownedStorage;
+
+    private StoreServer(Builder builder) {
+        this.config = builder.copy();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens the storage (if given by URI), binds the port and starts serving.
+     *
+     * @return this server, started
+     * @throws IOException if the storage could not be opened or the address could not be bound
+     * @throws IllegalArgumentException if the storage URI, endpoint path or namespace is invalid
+     * @throws IllegalStateException if the server was already started or stopped
+     */
+    public synchronized StoreServer start() throws IOException {
+        if (state != State.NEW) {
+            throw new IllegalStateException("StoreServer can be started once; it is " + state);
+        }
+        state = State.STARTED;
+        try {
+            Storage storage = config.storage;
+            if (storage == null) {
+                ownedStorage = Storages.open(config.storageUri);
+                storage = ownedStorage;
+            }
+            server = newServer(storage);
+            server.start();
+        } catch (Exception e) {
+            stop();
+            if (e instanceof IOException) {
+                throw (IOException) e;
+            }
+            if (e instanceof RuntimeException) {
+                throw (RuntimeException) e;
+            }
+            throw new IOException("Could not start the Store server on " + config.host + ':' + config.port, e);
+        }
+        log.info("Store endpoint listening at {}", endpointUri());
+        return this;
+    }
+
+    private Server newServer(Storage storage) {
+        DefaultStore store = DefaultStore.builder(storage)
+                .limits(config.storeLimits)
+                .overwritePolicy(config.overwritePolicy)
+                .build();
+        StoreCodec codec = StoreCodec.builder(store)
+                .namespace(config.namespace)
+                .endpointPath(config.endpointPath)
+                .limits(config.codecLimits)
+                .build();
+
+        Server jetty = new Server();
+        HttpConfiguration http = new HttpConfiguration();
+        // Say nothing about the software in every response; an attacker needs no version to look up.
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setHost(config.host);
+        connector.setPort(config.port);
+        connector.setIdleTimeout(config.idleTimeout.toMillis());
+        jetty.addConnector(connector);
+
+        // Outermost, so that it counts every request in flight and turns new ones away during stop.
+        jetty.setHandler(new GracefulHandler(new StoreHandler(codec, config.minRequestDataRate)));
+        jetty.setStopTimeout(config.stopTimeout.toMillis());
+        // Stopping is the host's call (see stop()); Jetty must not register a JVM shutdown hook of its own.
+        jetty.setStopAtShutdown(false);
+
+        // Jetty answers what the codec does not (other paths, malformed HTTP): never with a stack or a message.
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        errors.setShowCauses(false);
+        errors.setShowMessageInTitle(false);
+        jetty.setErrorHandler(errors);
+        return jetty;
+    }
+
+    /**
+     * Stops gracefully: stops accepting, waits up to the stop timeout for requests in flight, then closes
+     * the storage if this server opened it. Harmless to call twice, or before {@link #start()}.
+     */
+    public synchronized void stop() {
+        if (state == State.STOPPED) {
+            return;
+        }
+        state = State.STOPPED;
+        if (server != null) {
+            log.info("Stopping: no new connections; waiting up to {} for requests in flight", config.stopTimeout);
+            try {
+                server.stop();
+            } catch (TimeoutException e) {
+                log.warn("Stop timeout of {} elapsed with requests still in flight; they were cut off",
+                        config.stopTimeout);
+            } catch (Exception e) {
+                log.warn("Error while stopping the Store server", e);
+            }
+        }
+        if (ownedStorage != null) {
+            try {
+                ownedStorage.close();
+            } catch (IOException | RuntimeException e) {
+                log.warn("Error while closing storage {}", config.storageUri, e);
+            }
+        }
+        if (server != null) {
+            log.info("Stopped");
+        }
+    }
+
+    /** The same as {@link #stop()}. */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /**
+     * The port the server listens on: the one asked for, or the one the system chose if {@code 0} was asked.
+     *
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized int port() {
+        if (state != State.STARTED) {
+            throw new IllegalStateException("StoreServer is " + state + ", not started");
+        }
+        return connector.getLocalPort();
+    }
+
+    /**
+     * The endpoint's full URL, for example {@code http://127.0.0.1:8080/API/Store.asmx}. A wildcard bind
+     * address (listen everywhere) is given as {@code localhost}, which always reaches it.
+     *
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized URI endpointUri() {
+        String host = isWildcard(config.host) ? "localhost" : config.host;
+        try {
+            return new URI("http", null, host, port(), config.endpointPath, null, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("Cannot form the endpoint URI from " + host + " and " + config.endpointPath, e);
+        }
+    }
+
+    private static boolean isWildcard(String host) {
+        return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.equals("0:0:0:0:0:0:0:0");
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "StoreServer{" + config.host + ':' + config.port + config.endpointPath + ", " + state + '}';
+    }
+
+    /** Configures a {@link StoreServer}; every setting has a default except the storage. Not thread-safe. */
+    public static final class Builder {
+        private int port = DEFAULT_PORT;
+        private String host = DEFAULT_HOST;
+        private String endpointPath = StoreCodec.DEFAULT_ENDPOINT_PATH;
+        private String namespace = StoreCodec.DEFAULT_NAMESPACE;
+        private Storage storage;
+        private String storageUri;
+        private StoreLimits storeLimits = StoreLimits.defaults();
+        private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
+        private CodecLimits codecLimits = CodecLimits.defaults();
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
+        private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+
+        private Builder() {
+        }
+
+        /** The port to listen on, {@code 0} for any free one (see {@link StoreServer#port()}); default 8080. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The address to listen on, a host name or IP literal; {@code 0.0.0.0} for every interface. Default {@value #DEFAULT_HOST}. */
+        public Builder host(String host) {
+            if (Objects.requireNonNull(host, "host").isBlank()) {
+                throw new IllegalArgumentException("host must not be blank");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** The endpoint path; default {@value StoreCodec#DEFAULT_ENDPOINT_PATH}. Checked by the codec. */
+        public Builder endpointPath(String endpointPath) {
+            this.endpointPath = Objects.requireNonNull(endpointPath, "endpointPath");
+            return this;
+        }
+
+        /** The service's XML namespace; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
+        public Builder namespace(String namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /** Storage the host owns: the server uses it and never closes it. Replaces any {@link #storageUri}. */
+        public Builder storage(Storage storage) {
+            this.storage = Objects.requireNonNull(storage, "storage");
+            this.storageUri = null;
+            return this;
+        }
+
+        /**
+         * Storage the server opens with {@link Storages#open(String)} on start and closes on stop, for example
+         * {@code memory:}. Replaces any {@link #storage(Storage)}.
+         */
+        public Builder storageUri(String storageUri) {
+            this.storageUri = Objects.requireNonNull(storageUri, "storageUri");
+            this.storage = null;
+            return this;
+        }
+
+        /** Limits on keys and values; default {@link StoreLimits#defaults()}. */
+        public Builder storeLimits(StoreLimits storeLimits) {
+            this.storeLimits = Objects.requireNonNull(storeLimits, "storeLimits");
+            return this;
+        }
+
+        /** What a write to an existing key does; default {@link OverwritePolicy#REPLACE}. */
+        public Builder overwritePolicy(OverwritePolicy overwritePolicy) {
+            this.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
+            return this;
+        }
+
+        /** Limits on requests, among them the request size; default {@link CodecLimits#defaults()}. */
+        public Builder codecLimits(CodecLimits codecLimits) {
+            this.codecLimits = Objects.requireNonNull(codecLimits, "codecLimits");
+            return this;
+        }
+
+        /** How long a connection may see no traffic before it is closed; default 30 s. */
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = positive(idleTimeout, "idleTimeout");
+            return this;
+        }
+
+        /**
+         * The slowest accepted average request body rate, in bytes per second, counted after the body's first
+         * 10 seconds; {@code 0} for no minimum. Default {@value StoreHandler#DEFAULT_MIN_REQUEST_DATA_RATE}.
+         */
+        public Builder minRequestDataRate(long bytesPerSecond) {
+            if (bytesPerSecond < 0) {
+                throw new IllegalArgumentException("minRequestDataRate must not be negative: " + bytesPerSecond);
+            }
+            this.minRequestDataRate = bytesPerSecond;
+            return this;
+        }
+
+        /** How long {@link StoreServer#stop()} waits for requests in flight; default 10 s. */
+        public Builder stopTimeout(Duration stopTimeout) {
+            this.stopTimeout = positive(stopTimeout, "stopTimeout");
+            return this;
+        }
+
+        /**
+         * A server with this configuration, not yet started.
+         *
+         * <p>The endpoint path and namespace are checked by the codec when the server starts.
+         *
+         * @throws IllegalStateException if neither a storage nor a storage URI was given
+         */
+        public StoreServer build() {
+            if (storage == null && storageUri == null) {
+                throw new IllegalStateException("StoreServer needs a storage: call storage(Storage) or storageUri(String)");
+            }
+            return new StoreServer(this);
+        }
+
+        private Builder copy() {
+            Builder copy = new Builder();
+            copy.port = port;
+            copy.host = host;
+            copy.endpointPath = endpointPath;
+            copy.namespace = namespace;
+            copy.storage = storage;
+            copy.storageUri = storageUri;
+            copy.storeLimits = storeLimits;
+            copy.overwritePolicy = overwritePolicy;
+            copy.codecLimits = codecLimits;
+            copy.idleTimeout = idleTimeout;
+            copy.minRequestDataRate = minRequestDataRate;
+            copy.stopTimeout = stopTimeout;
+            return copy;
+        }
+
+        private static Duration positive(Duration duration, String name) {
+            if (Objects.requireNonNull(duration, name).isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive: " + duration);
+            }
+            return duration;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package org.storeservice.jetty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryVisitor;
+import org.storeservice.api.storage.MemoryStorage;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StoredEntry;
+
+/** Stopping while a write is in flight: the write completes and is acknowledged, and nothing new gets in. */
+@Timeout(60)
+class GracefulStopTest {
+    private static final String SUCCESS = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n"
+            + "<Status xmlns=\"http://tempuri.org/\">Success</Status>";
+
+    private final GatedStorage storage = new GatedStorage();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private StoreServer server;
+
+    @AfterEach
+    void release() {
+        storage.open.countDown();
+        server.stop();
+    }
+
+    @Test
+    void aWriteInFlightCompletesWithSuccessWhileStopWaitsAndNewConnectionsAreRefused() throws Exception {
+        server = StoreServer.builder().port(0).storage(storage).stopTimeout(Duration.ofSeconds(30)).build().start();
+        URI endpoint = server.endpointUri();
+        CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
+                HttpRequest.newBuilder(URI.create(endpoint + "/WriteString?key=k&value=v")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(storage.entered.await(30, TimeUnit.SECONDS), "the write never reached the storage");
+
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
+        while (!RawHttp.refusesConnections(endpoint)) {
+            Thread.sleep(10); // until stop has closed the listening socket
+        }
+        assertFalse(stopping.isDone(), "stop returned while a write was in flight");
+        assertFalse(inFlight.isDone(), "the write was answered before it was stored");
+
+        storage.open.countDown();
+
+        HttpResponse<String> response = inFlight.get(30, TimeUnit.SECONDS);
+        assertEquals(200, response.statusCode());
+        assertEquals(SUCCESS, response.body());
+        stopping.get(30, TimeUnit.SECONDS);
+        assertEquals("v", storage.delegate.get("k").orElseThrow().text());
+        assertTrue(RawHttp.refusesConnections(endpoint));
+    }
+
+    @Test
+    void stopGivesUpAfterTheStopTimeoutWhenAWriteNeverFinishes() throws Exception {
+        server = StoreServer.builder().port(0).storage(storage).stopTimeout(Duration.ofMillis(200)).build().start();
+        URI endpoint = server.endpointUri();
+        CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
+                HttpRequest.newBuilder(URI.create(endpoint + "/WriteString?key=k&value=v")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(storage.entered.await(30, TimeUnit.SECONDS), "the write never reached the storage");
+
+        // The storage stays shut: stop must still return, bounded by its timeout, not by the write.
+        CompletableFuture.runAsync(server::stop).get(30, TimeUnit.SECONDS);
+
+        assertTrue(RawHttp.refusesConnections(endpoint));
+        HttpResponse<String> outcome = inFlight.handle((response, failure) -> response).get(30, TimeUnit.SECONDS);
+        assertTrue(outcome == null || !outcome.body().equals(SUCCESS),
+                "a write that never reached the storage was acknowledged");
+    }
+
+    /** Memory storage whose text writes wait at a gate, so a test can hold a request in flight. */
+    private static final class GatedStorage implements Storage {
+        final MemoryStorage delegate = new MemoryStorage();
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
+
+        @Override
+        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
+            entered.countDown();
+            try {
+                open.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted before writing", e);
+            }
+            return delegate.putText(key, value, policy);
+        }
+
+        @Override
+        public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
+            return delegate.putBytes(key, content, policy);
+        }
+
+        @Override
+        public Optional<StoredEntry> get(String key) throws IOException {
+            return delegate.get(key);
+        }
+
+        @Override
+        public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
+            delegate.scan(keyPrefix, visitor);
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}

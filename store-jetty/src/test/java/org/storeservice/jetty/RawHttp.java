@@ -1,0 +1,58 @@
+package org.storeservice.jetty;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+
+/** A bare socket client, for what no well-behaved HTTP client will do: stall, trickle, half-send. */
+final class RawHttp {
+    /** How long a read may wait before the test gives up: a safety net, not something a test asserts on. */
+    static final int SAFETY_TIMEOUT_MILLIS = 30_000;
+
+    private RawHttp() {
+    }
+
+    static Socket connect(URI endpoint) throws IOException {
+        Socket socket = new Socket(endpoint.getHost(), endpoint.getPort());
+        socket.setSoTimeout(SAFETY_TIMEOUT_MILLIS);
+        return socket;
+    }
+
+    static void send(Socket socket, String text) throws IOException {
+        socket.getOutputStream().write(text.getBytes(ISO_8859_1));
+        socket.getOutputStream().flush();
+    }
+
+    /** Everything the server sends until it closes the connection (a reset counts as closing). */
+    static String readUntilClosed(Socket socket) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[4096];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                received.write(buffer, 0, n);
+            }
+        } catch (SocketException reset) {
+            // The server closed the connection with unread data in flight: closed all the same.
+        }
+        return received.toString(ISO_8859_1);
+    }
+
+    /** Whether a new connection to {@code endpoint} is refused. */
+    static boolean refusesConnections(URI endpoint) throws IOException {
+        Socket socket;
+        try {
+            socket = new Socket(endpoint.getHost(), endpoint.getPort());
+        } catch (ConnectException refused) {
+            return true;
+        }
+        socket.close();
+        return false;
+    }
+}
