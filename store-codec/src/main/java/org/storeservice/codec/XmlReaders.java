@@ -31,6 +31,9 @@ final class XmlReaders {
         });
         f.setProperty(XMLInputFactory2.P_AUTO_CLOSE_INPUT, false);
         f.setProperty(XMLInputFactory2.P_REPORT_PROLOG_WHITESPACE, false);
+        // Eager text parsing: a lazy reader reports errors inside text (malformed input, the request size
+        // limit) later, from getText(), as an unchecked WstxLazyException that would escape the fault mapping.
+        f.setProperty(XMLInputFactory2.P_LAZY_PARSING, false);
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, limits.maxElementDepth());
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_COUNT, (long) limits.maxElementCount());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTES_PER_ELEMENT, limits.maxAttributesPerElement());

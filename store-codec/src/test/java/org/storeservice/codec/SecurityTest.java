@@ -9,6 +9,9 @@ import static org.storeservice.codec.Fixture.SOAP11;
 
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /** Hostile requests: each rejected with the right error, after reading little, and nothing stored. */
 class SecurityTest {
@@ -87,6 +90,19 @@ class SecurityTest {
         // read no more than the limit plus one parser buffer
         assertTrue(body.served <= CodecLimits.DEFAULT_MAX_REQUEST_BYTES + 65_536, "read " + body.served);
         fixture.assertNothingStored();
+    }
+
+    /** The limit crossed inside a value's text, whatever the read sizes, is the size fault, and nothing is stored. */
+    @ParameterizedTest
+    @ValueSource(ints = {1000, 4096, 8000, 8192, 16_384, 65_536})
+    void limitCrossedInsideTextIsTheSizeFaultAtEveryChunkSize(int chunk) {
+        Fixture limited = new Fixture(CodecLimits.builder().maxRequestBytes(50_000).build());
+        byte[] body = Fixture.soap11(Fixture.writeString("big", "x".repeat(75_000))).getBytes(StandardCharsets.UTF_8);
+        CodecResponse response = limited.codec.handle(CodecRequest.builder("POST", PATH).header("Content-Type", "text/xml")
+                .header("SOAPAction", NS + "WriteString").body(Fixture.chunked(body, chunk)).build());
+        assertEquals(500, response.status());
+        assertTrue(Fixture.body(response).contains("Maximum request length exceeded."), Fixture.body(response));
+        limited.assertNothingStored();
     }
 
     @Test
