@@ -14,8 +14,10 @@ import org.storeservice.api.storage.Storage;
  *
  * <p>Rules where the wire contract is silent: a {@code null} or empty key gives {@code Error}; a
  * {@code null} value or content gives {@code Error}; an empty value or content is stored as empty; a key
- * or value over its limit gives {@code Error} and stores nothing; a write to an existing key replaces it
- * unless the {@link OverwritePolicy} is {@link OverwritePolicy#REJECT}.
+ * or value over its limit gives {@code Error} and stores nothing; a key or text value that is not
+ * well-formed UTF-16 (a lone surrogate, which UTF-8 cannot carry) gives {@code Error}, so no backend ever
+ * stores it altered; a write to an existing key replaces it unless the {@link OverwritePolicy} is
+ * {@link OverwritePolicy#REJECT}.
  *
  * <p>Immutable and thread-safe when its storage is. It does not own the storage: the host closes it.
  */
@@ -56,6 +58,10 @@ public final class DefaultStore implements Store {
         }
         if (value == null) {
             log.debug("WriteString rejected for key {}: value is missing", LogSafe.key(key));
+            return Status.ERROR;
+        }
+        if (!Utf8.isWellFormed(value)) {
+            log.debug("WriteString rejected for key {}: value has a lone surrogate", LogSafe.key(key));
             return Status.ERROR;
         }
         if (Utf8.exceeds(value, limits.maxValueBytes())) {
@@ -104,6 +110,10 @@ public final class DefaultStore implements Store {
         }
         if (key.length() > limits.maxKeyLength()) {
             log.debug("{} rejected for key {}: key over {} chars", operation, LogSafe.key(key), limits.maxKeyLength());
+            return false;
+        }
+        if (!Utf8.isWellFormed(key)) {
+            log.debug("{} rejected for key {}: key has a lone surrogate", operation, LogSafe.key(key));
             return false;
         }
         return true;

@@ -34,4 +34,17 @@ final class Utf8 {
         }
         return length;
     }
+
+    /** Whether {@code text} is well-formed UTF-16 (no lone surrogate), so UTF-8 can encode it exactly. */
+    static boolean isWellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -118,6 +118,15 @@ class DefaultStoreTest {
     }
 
     @Test
+    void loneSurrogatesInKeysOrTextAreErrorsSoNoBackendStoresThemAltered() throws IOException {
+        assertEquals(Status.ERROR, store.writeString("\uD800", "v"));
+        assertEquals(Status.ERROR, store.writeBytes("a\uDC00", new byte[] {1}));
+        assertEquals(Status.ERROR, store.writeString("k", "x\uD83D"));
+        assertEmpty();
+        assertEquals(Status.SUCCESS, store.writeString("😀", "😀 ok"));
+    }
+
+    @Test
     void storageFailureIsAnErrorNotAnException() throws IOException {
         Storage failing = mock(Storage.class);
         when(failing.putText(anyString(), anyString(), any())).thenThrow(new StorageException("disk full"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,5 +20,15 @@ class Utf8Test {
         if (expected > 0) {
             assertTrue(Utf8.exceeds(text, expected - 1));
         }
+    }
+
+    @Test
+    void wellFormedMeansNoLoneSurrogate() {
+        assertTrue(Utf8.isWellFormed(""));
+        assertTrue(Utf8.isWellFormed("a😀b"));
+        assertFalse(Utf8.isWellFormed("\uD800"));
+        assertFalse(Utf8.isWellFormed("\uDC00a"));
+        assertFalse(Utf8.isWellFormed("a\uD83D"));
+        assertFalse(Utf8.isWellFormed("\uDE00\uD83D"));
     }
 }
