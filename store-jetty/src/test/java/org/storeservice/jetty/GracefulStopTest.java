@@ -81,7 +81,7 @@ class GracefulStopTest {
         assertTrue(RawHttp.refusesConnections(endpoint));
         HttpResponse<String> outcome = inFlight.handle((response, failure) -> response).get(30, TimeUnit.SECONDS);
         assertTrue(outcome == null || !outcome.body().equals(SUCCESS),
-                "a write that never reached the storage was acknowledged");
+                "a write still held in the storage when stop gave up was acknowledged");
     }
 
     /** Memory storage whose text writes wait at a gate, so a test can hold a request in flight. */

@@ -168,15 +168,4 @@ class StoreServerTest {
             assertFalse(received.startsWith("HTTP/1.1 200"), received);
         }
     }
-
-    @Test
-    void nothingIsListeningBeforeStart() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
-        StoreServer.builder().port(port).storage(new MemoryStorage()).build();
-
-        assertTrue(RawHttp.refusesConnections(URI.create("http://127.0.0.1:" + port + "/")));
-    }
 }
