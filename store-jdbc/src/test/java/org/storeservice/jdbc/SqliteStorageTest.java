@@ -249,6 +249,28 @@ class SqliteStorageTest {
         }
     }
 
+    /**
+     * The largest accepted limit leaves room for the one extra byte that tells a longer stream apart;
+     * at Integer.MAX_VALUE - 8 the read was capped at the limit itself and longer content was cut silently.
+     */
+    @Test
+    void maxValueBytesLeavesRoomToDetectLongerContent() throws Exception {
+        assertEquals(BoundedContent.MAX_LIMIT,
+                SqliteStorageConfig.builder(file()).maxValueBytes(BoundedContent.MAX_LIMIT).build().maxValueBytes());
+        assertThrows(IllegalArgumentException.class,
+                () -> SqliteStorageConfig.builder(file()).maxValueBytes(Integer.MAX_VALUE - 8));
+        assertThrows(IllegalArgumentException.class, () -> SqliteStorageConfig.fromUri(
+                "sqlite:x.db?maxValueBytes=" + (Integer.MAX_VALUE - 8)));
+        assertThrows(IllegalArgumentException.class,
+                () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), Integer.MAX_VALUE - 8));
+
+        byte[] limit = new byte[10];
+        assertEquals(10, BoundedContent.readAll(new ByteArrayInputStream(limit), 10).length);
+        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[11]), 10));
+        assertEquals(0, BoundedContent.readAll(new ByteArrayInputStream(new byte[0]), 0).length);
+        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), 0));
+    }
+
     @Test
     void parsesUris() {
         SqliteStorageConfig config = SqliteStorageConfig.fromUri(
