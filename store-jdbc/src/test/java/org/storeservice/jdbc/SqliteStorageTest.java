@@ -71,6 +71,8 @@ class SqliteStorageTest {
         final CountDownLatch release = new CountDownLatch(1);
         final AtomicReference<String> sqlOnce = new AtomicReference<>();
         volatile boolean holding;
+        /** A write of this key throws an Error inside the transaction, as an OutOfMemoryError binding it would. */
+        volatile String errorKey;
 
         @Override
         public void beforeBatch(Connection connection, int size) throws SQLException {
@@ -89,6 +91,13 @@ class SqliteStorageTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        }
+
+        @Override
+        public void beforeWrite(Connection connection, WriteRequest request) {
+            if (request.key().equals(errorKey)) {
+                throw new OutOfMemoryError("thrown by the test while binding " + request.key());
             }
         }
     }
@@ -151,6 +160,41 @@ class SqliteStorageTest {
             for (String key : List.of("a", "b", "c")) {
                 assertEquals("v:" + key, storage.get(key).orElseThrow().text());
             }
+        });
+    }
+
+    /**
+     * An Error inside a transaction (e.g. OutOfMemoryError while binding a large value) is rolled back and
+     * fails only its own write: alone, in a batch, and again when the batch's writes are retried one by one.
+     * Before, the transaction stayed open (every later BEGIN failed) or the writer thread died (callers hung).
+     */
+    @Test
+    void anErrorInsideATransactionFailsOnlyItsWriteAndTheWriterGoesOn() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            JdbcStorage storage = open(gate);
+            assertTrue(storage.putText("boom", "previous", OverwritePolicy.REPLACE));
+            gate.errorKey = "boom";
+
+            StorageException alone = assertThrows(StorageException.class,
+                    () -> storage.putText("boom", "new", OverwritePolicy.REPLACE));
+            assertInstanceOf(OutOfMemoryError.class, alone.getCause());
+            assertTrue(storage.putText("after-alone", "v", OverwritePolicy.REPLACE), "the transaction was rolled back");
+
+            List<Future<Boolean>> results = queueBehindHeldBatch(storage, gate, List.of("a", "boom", "c"));
+            assertTrue(results.get(0).get());
+            assertTrue(results.get(1).get());
+            Exception failure = assertThrows(Exception.class, () -> results.get(2).get());
+            assertInstanceOf(StorageException.class, failure.getCause());
+            assertTrue(results.get(3).get());
+            assertEquals(List.of(1, 1, 1, 1, 3), gate.sizes, "the three queued writes ran as one batch first");
+
+            assertTrue(storage.putText("after-batch", "v", OverwritePolicy.REPLACE), "the writer thread is alive");
+            assertEquals("previous", storage.get("boom").orElseThrow().text());
+            for (String key : List.of("a", "c", "after-alone", "after-batch")) {
+                assertTrue(storage.get(key).isPresent(), key);
+            }
+            storage.close(); // answers and stops without hanging
         });
     }
 
