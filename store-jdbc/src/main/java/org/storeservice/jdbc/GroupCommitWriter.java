@@ -38,6 +38,8 @@ final class GroupCommitWriter implements WritePath {
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
+    /** SQLite's primary result code for a lock held by another connection (its extended codes share the low byte). */
+    private static final int SQLITE_BUSY = 5;
 
     /** A test's view into the writer thread, called with each batch before it runs. */
     @FunctionalInterface
@@ -193,19 +195,32 @@ final class GroupCommitWriter implements WritePath {
             if (t instanceof Error) {
                 log.error("Batch of {} writes failed", batch.size(), t);
             }
-            if (batch.size() == 1) {
-                fail(batch.get(0), t);
+            // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
+            // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
+            if (batch.size() == 1 || isBusy(t)) {
+                batch.forEach(p -> fail(p, t));
                 return;
             }
             log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), t);
         }
+        Throwable busy = null;
         for (Pending pending : batch) {
+            if (busy != null) {
+                fail(pending, busy); // the lock was taken during the retries: same reason as above
+                continue;
+            }
             try {
                 pending.result.complete(inTransaction(List.of(pending)).get(0));
             } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
                 fail(pending, t);
+                busy = isBusy(t) ? t : null;
             }
         }
+    }
+
+    /** Whether {@code t} is SQLITE_BUSY: another connection (another process) holds the database's write lock. */
+    private static boolean isBusy(Throwable t) {
+        return t instanceof SQLException && (((SQLException) t).getErrorCode() & 0xff) == SQLITE_BUSY;
     }
 
     private void prepareStatements() throws SQLException {

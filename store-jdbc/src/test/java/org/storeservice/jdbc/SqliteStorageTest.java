@@ -25,10 +25,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.BusyHandler;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.Status;
@@ -70,6 +72,7 @@ class SqliteStorageTest {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final AtomicReference<String> sqlOnce = new AtomicReference<>();
+        final AtomicReference<BusyHandler> busyHandlerOnce = new AtomicReference<>();
         volatile boolean holding;
         /** A write of this key throws an Error inside the transaction, as an OutOfMemoryError binding it would. */
         volatile String errorKey;
@@ -82,6 +85,10 @@ class SqliteStorageTest {
                 try (Statement statement = connection.createStatement()) {
                     statement.execute(sql);
                 }
+            }
+            BusyHandler busyHandler = busyHandlerOnce.getAndSet(null);
+            if (busyHandler != null) {
+                BusyHandler.setHandler(connection, busyHandler); // replaces the writer's busy_timeout
             }
             if (holding) {
                 holding = false;
@@ -195,6 +202,51 @@ class SqliteStorageTest {
                 assertTrue(storage.get(key).isPresent(), key);
             }
             storage.close(); // answers and stops without hanging
+        });
+    }
+
+    /**
+     * Another process holding SQLite's write lock fails a whole batch after one wait, not after one wait per
+     * write (up to 512 of busy_timeout each). The writer's busy handler stands in for a busy_timeout that has
+     * run out: it gives up at once and counts each lock attempt that met the lock.
+     */
+    @Test
+    void aLockHeldByAnotherProcessFailsTheWholeBatchAtOnce() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            JdbcStorage storage = open(gate);
+            assertTrue(storage.putText("k", "previous", OverwritePolicy.REPLACE));
+            AtomicInteger lockAttempts = new AtomicInteger();
+            gate.busyHandlerOnce.set(new BusyHandler() {
+                @Override
+                protected int callback(int retries) {
+                    if (retries == 0) {
+                        lockAttempts.incrementAndGet();
+                    }
+                    return 0; // give up: SQLITE_BUSY
+                }
+            });
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                keys.add("k" + i);
+            }
+            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file());
+                    Statement lock = other.createStatement()) {
+                lock.execute("BEGIN IMMEDIATE");
+                List<Future<Boolean>> results = queueBehindHeldBatch(storage, gate, keys);
+                for (Future<Boolean> result : results) {
+                    Exception failure = assertThrows(Exception.class, result::get);
+                    assertInstanceOf(StorageException.class, failure.getCause());
+                }
+                assertEquals(List.of(1, 1, 20), gate.sizes);
+                assertEquals(2, lockAttempts.get(), "one attempt for the held write, one for the batch of 20");
+                assertEquals("previous", storage.get("k").orElseThrow().text(), "reads go on meanwhile");
+                lock.execute("ROLLBACK");
+            }
+            for (String key : keys) {
+                assertTrue(storage.putText(key, "v", OverwritePolicy.REPLACE), "the lock was released");
+            }
+            assertEquals(2, lockAttempts.get());
         });
     }
 
