@@ -153,7 +153,9 @@ final class GroupCommitWriter implements WritePath {
                 try {
                     batch.add(queue.take());
                 } catch (InterruptedException e) {
-                    break; // only close() interrupts, and only after STOP failed to arrive
+                    // Nothing here interrupts this private thread (close() sends STOP); if something else does,
+                    // stopping would strand the writes of a storage still open, so keep serving.
+                    continue;
                 }
                 queue.drainTo(batch, MAX_BATCH - 1);
                 int stop = batch.indexOf(STOP);
@@ -171,7 +173,8 @@ final class GroupCommitWriter implements WritePath {
                 }
             }
         } finally {
-            // After STOP nothing is left. If the loop itself broke, later writes must fail rather than wait forever.
+            // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
+            // writes to fail here, and later writes must fail rather than wait forever.
             stopped = true;
             failLeftovers();
             closeQuietly();

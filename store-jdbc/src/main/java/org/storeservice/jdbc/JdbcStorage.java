@@ -122,10 +122,8 @@ public final class JdbcStorage implements Storage {
                     : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
-        int question = config.jdbcUrl().indexOf('?');
-        String url = question < 0 ? config.jdbcUrl() : config.jdbcUrl().substring(0, question);
         return new JdbcStorage(dialect, sql, connections, connections, -1, spoolDirectory,
-                url + " (table " + table + ")");
+                config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
 
     private static HikariConfig hikari(PostgresStorageConfig config) {

@@ -117,11 +117,16 @@ public final class PostgresStorageConfig {
         return statementTimeout;
     }
 
+    /** The URL without its parameters, which may hold a password: for logs and descriptions. */
+    String jdbcUrlWithoutParameters() {
+        int question = jdbcUrl.indexOf('?');
+        return question < 0 ? jdbcUrl : jdbcUrl.substring(0, question);
+    }
+
     /** Without the URL's parameters, which may hold a password. */
     @Override
     public String toString() {
-        int question = jdbcUrl.indexOf('?');
-        return "PostgresStorageConfig{url=" + (question < 0 ? jdbcUrl : jdbcUrl.substring(0, question)) + ", table="
+        return "PostgresStorageConfig{url=" + jdbcUrlWithoutParameters() + ", table="
                 + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
                 + statementTimeout + '}';
     }

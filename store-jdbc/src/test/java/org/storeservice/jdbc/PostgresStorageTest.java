@@ -25,9 +25,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.OverwritePolicy;
@@ -39,19 +38,8 @@ import org.storeservice.api.storage.Storages;
 /** PostgreSQL specifics the contract does not see: the rows as stored, the schema version, streaming scans. */
 class PostgresStorageTest {
     private static final Duration HANG_GUARD = Duration.ofSeconds(90);
-    private static TestPostgres postgres;
-
-    @BeforeAll
-    static void connect() {
-        postgres = TestPostgres.connect();
-    }
-
-    @AfterAll
-    static void dropSchema() throws Exception {
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
+    @RegisterExtension
+    static final TestPostgres postgres = new TestPostgres();
 
     @Test
     void textIsStoredAsTextAndTextWithNulAsUtf8Bytes() throws Exception {
@@ -232,6 +220,7 @@ class PostgresStorageTest {
         assertEquals(Duration.ofMillis(750), config.poolTimeout());
         assertEquals(Duration.ZERO, config.statementTimeout());
         assertFalse(config.toString().contains("p%26w"), "no password in toString");
+        assertEquals("jdbc:postgresql://db:5433/store", config.jdbcUrlWithoutParameters());
 
         PostgresStorageConfig defaults = PostgresStorageConfig.fromUri("jdbc:postgresql://db/store");
         assertEquals("jdbc:postgresql://db/store", defaults.jdbcUrl());
