@@ -174,8 +174,9 @@ final class GroupCommitWriter implements WritePath {
             }
         } finally {
             // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
-            // writes to fail here, and later writes must fail rather than wait forever.
+            // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
             stopped = true;
+            batch.forEach(GroupCommitWriter::failStopped); // no effect on writes already answered
             failLeftovers();
             closeQuietly();
         }
@@ -292,10 +293,12 @@ final class GroupCommitWriter implements WritePath {
     private void failLeftovers() {
         List<Pending> left = new ArrayList<>();
         queue.drainTo(left);
-        for (Pending pending : left) {
-            if (pending != STOP) {
-                pending.result.completeExceptionally(new StorageException(STOPPED));
-            }
+        left.forEach(GroupCommitWriter::failStopped);
+    }
+
+    private static void failStopped(Pending pending) {
+        if (pending != STOP) {
+            pending.result.completeExceptionally(new StorageException(STOPPED));
         }
     }
 
