@@ -37,11 +37,18 @@ final class GroupCommitWriter implements WritePath {
     private static final int QUEUE_CAPACITY = 8192;
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
+    private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
+    /** SQLite's primary result code for a lock held by another connection (its extended codes share the low byte). */
+    private static final int SQLITE_BUSY = 5;
 
     /** A test's view into the writer thread, called with each batch before it runs. */
     @FunctionalInterface
     interface BatchHook {
         void beforeBatch(Connection connection, int size) throws SQLException;
+
+        /** Called inside the transaction before each write, so a test can make a write fail there. */
+        default void beforeWrite(Connection connection, WriteRequest request) throws SQLException {
+        }
     }
 
     private static final class Pending {
@@ -70,6 +77,8 @@ final class GroupCommitWriter implements WritePath {
      */
     private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private boolean closed; // guarded by lifecycle
+    /** Set when the writer thread has ended; a write queued after that is failed by its own caller. */
+    private volatile boolean stopped;
     private volatile long commits; // written by the writer thread only
 
     GroupCommitWriter(Connection connection, Sql sql, Dialect dialect, String name, BatchHook hook)
@@ -92,12 +101,18 @@ final class GroupCommitWriter implements WritePath {
             if (closed) {
                 throw new StorageException("Storage is closed");
             }
+            if (stopped) {
+                throw new StorageException(STOPPED);
+            }
             queue.put(pending);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted before the write was queued; nothing stored");
         } finally {
             lifecycle.readLock().unlock();
+        }
+        if (stopped) {
+            failLeftovers(); // the writer ended while this write was being queued: nobody else will answer it
         }
         return awaitUninterruptibly(pending.result);
     }
@@ -132,28 +147,45 @@ final class GroupCommitWriter implements WritePath {
     private void run() {
         List<Pending> batch = new ArrayList<>();
         boolean stopping = false;
-        while (!stopping) {
-            batch.clear();
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                break; // only close() interrupts, and only after STOP failed to arrive
+        try {
+            while (!stopping) {
+                batch.clear();
+                try {
+                    batch.add(queue.take());
+                } catch (InterruptedException e) {
+                    // Nothing here interrupts this private thread (close() sends STOP); if something else does,
+                    // stopping would strand the writes of a storage still open, so keep serving.
+                    continue;
+                }
+                queue.drainTo(batch, MAX_BATCH - 1);
+                int stop = batch.indexOf(STOP);
+                if (stop >= 0) {
+                    stopping = true;
+                    batch.subList(stop, batch.size()).clear();
+                }
+                try {
+                    runBatch(batch);
+                } catch (Throwable t) {
+                    // runBatch answers each write itself; this is for what it did not foresee. Callers wait
+                    // without a time-out, so every write must get an answer and the thread must go on.
+                    log.error("SQLite writer failed a batch of {} writes; it goes on", batch.size(), t);
+                    batch.forEach(p -> fail(p, t)); // no effect on writes already answered
+                }
             }
-            queue.drainTo(batch, MAX_BATCH - 1);
-            int stop = batch.indexOf(STOP);
-            if (stop >= 0) {
-                stopping = true;
-                batch.subList(stop, batch.size()).clear();
-            }
-            if (!batch.isEmpty()) {
-                runBatch(batch);
-            }
+        } finally {
+            // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
+            // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
+            stopped = true;
+            batch.forEach(GroupCommitWriter::failStopped); // no effect on writes already answered
+            failLeftovers();
+            closeQuietly();
         }
-        failLeftovers(); // only after an unexpected interrupt; normally STOP is last
-        closeQuietly();
     }
 
     private void runBatch(List<Pending> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
         try {
             hook.beforeBatch(connection, batch.size());
             List<Boolean> results = inTransaction(batch);
@@ -161,25 +193,38 @@ final class GroupCommitWriter implements WritePath {
                 batch.get(i).result.complete(results.get(i));
             }
             return;
-        } catch (SQLException | RuntimeException e) {
-            if (batch.size() == 1) {
-                fail(batch.get(0), e);
+        } catch (Throwable t) {
+            // An Error too (an OutOfMemoryError binding a large value): inTransaction rolled back, so the
+            // writes can be retried, and the one that fails again fails alone.
+            if (t instanceof Error) {
+                log.error("Batch of {} writes failed", batch.size(), t);
+            }
+            // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
+            // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
+            if (batch.size() == 1 || isBusy(t)) {
+                batch.forEach(p -> fail(p, t));
                 return;
             }
-            log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), e);
-        } catch (Error e) {
-            // Keep the one writer thread alive (e.g. after an OutOfMemoryError); later writes may succeed.
-            log.error("Batch of {} writes failed", batch.size(), e);
-            batch.forEach(p -> fail(p, e));
-            return;
+            log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), t);
         }
+        Throwable busy = null;
         for (Pending pending : batch) {
+            if (busy != null) {
+                fail(pending, busy); // the lock was taken during the retries: same reason as above
+                continue;
+            }
             try {
                 pending.result.complete(inTransaction(List.of(pending)).get(0));
-            } catch (SQLException | RuntimeException e) {
-                fail(pending, e);
+            } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
+                fail(pending, t);
+                busy = isBusy(t) ? t : null;
             }
         }
+    }
+
+    /** Whether {@code t} is SQLITE_BUSY: another connection (another process) holds the database's write lock. */
+    private static boolean isBusy(Throwable t) {
+        return t instanceof SQLException && (((SQLException) t).getErrorCode() & 0xff) == SQLITE_BUSY;
     }
 
     private void prepareStatements() throws SQLException {
@@ -191,7 +236,7 @@ final class GroupCommitWriter implements WritePath {
      * sqlite-jdbc can leave a prepared statement unusable after a failed step ("statement is not
      * executing"), so after any failure the writer prepares fresh ones.
      */
-    private void resetStatements(Exception cause) {
+    private void resetStatements(Throwable cause) {
         for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent}) {
             try {
                 statement.close();
@@ -215,21 +260,23 @@ final class GroupCommitWriter implements WritePath {
                 List<Boolean> results = new ArrayList<>(writes.size());
                 for (Pending pending : writes) {
                     WriteRequest request = pending.request;
+                    hook.beforeWrite(connection, request);
                     PreparedStatement statement = request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert;
                     results.add(Rows.write(statement, request, dialect));
                 }
                 control.execute("COMMIT");
                 commits++;
                 return results;
-            } catch (SQLException | RuntimeException e) {
-                rollback(control, e);
-                resetStatements(e);
-                throw e;
+            } catch (Throwable t) {
+                // An Error too: a transaction left open would fail every later BEGIN until a restart.
+                rollback(control, t);
+                resetStatements(t);
+                throw t;
             }
         }
     }
 
-    private static void rollback(Statement control, Exception cause) {
+    private static void rollback(Statement control, Throwable cause) {
         try {
             control.execute("ROLLBACK");
         } catch (SQLException e) {
@@ -246,10 +293,12 @@ final class GroupCommitWriter implements WritePath {
     private void failLeftovers() {
         List<Pending> left = new ArrayList<>();
         queue.drainTo(left);
-        for (Pending pending : left) {
-            if (pending != STOP) {
-                pending.result.completeExceptionally(new StorageException("Storage is closed"));
-            }
+        left.forEach(GroupCommitWriter::failStopped);
+    }
+
+    private static void failStopped(Pending pending) {
+        if (pending != STOP) {
+            pending.result.completeExceptionally(new StorageException(STOPPED));
         }
     }
 

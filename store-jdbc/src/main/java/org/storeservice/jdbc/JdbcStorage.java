@@ -42,19 +42,22 @@ public final class JdbcStorage implements Storage {
     private final Sql sql;
     private final WritePath writes;
     private final ReadConnections reads;
-    /** SQLite buffers byte content before queueing it (group commit needs it whole); -1 streams it to the driver. */
+    /** SQLite buffers byte content before queueing it (group commit needs it whole); -1 spools it (PostgreSQL). */
     private final long bufferLimit;
+    /** Where PostgreSQL byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
+    private final Path spoolDirectory;
     private final Clock clock;
     private final String description;
     private volatile boolean closed;
 
     private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long bufferLimit,
-            String description) {
+            Path spoolDirectory, String description) {
         this.dialect = dialect;
         this.sql = sql;
         this.writes = writes;
         this.reads = reads;
         this.bufferLimit = bufferLimit;
+        this.spoolDirectory = spoolDirectory;
         this.clock = Clock.systemUTC();
         this.description = description;
     }
@@ -87,7 +90,7 @@ public final class JdbcStorage implements Storage {
             SchemaVersion.ensure(writer, dialect, table);
             GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, dialect, path.getFileName().toString(), hook);
             ReadConnections readers = new SqliteReaders(url, config.busyTimeoutMillis(), 4);
-            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(),
+            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
                     "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
         } catch (SQLException | StorageException e) {
             closeQuietly(writer, e);
@@ -102,6 +105,11 @@ public final class JdbcStorage implements Storage {
      * @throws StorageException if the database cannot be reached within the pool time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
+        return postgres(config, null);
+    }
+
+    /** The same, spooling long byte content to {@code spoolDirectory} ({@code null}: java.io.tmpdir). */
+    static JdbcStorage postgres(PostgresStorageConfig config, Path spoolDirectory) throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
@@ -114,9 +122,8 @@ public final class JdbcStorage implements Storage {
                     : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
-        int question = config.jdbcUrl().indexOf('?');
-        String url = question < 0 ? config.jdbcUrl() : config.jdbcUrl().substring(0, question);
-        return new JdbcStorage(dialect, sql, connections, connections, -1, url + " (table " + table + ")");
+        return new JdbcStorage(dialect, sql, connections, connections, -1, spoolDirectory,
+                config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
 
     private static HikariConfig hikari(PostgresStorageConfig config) {
@@ -148,7 +155,7 @@ public final class JdbcStorage implements Storage {
         TextValues.checkText(value);
         boolean inBytes = TextValues.needsBytesColumn(value);
         return writes.write(new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
-                inBytes ? TextValues.utf8(value) : null, null, policy, now()));
+                inBytes ? TextValues.utf8(value) : null, null, 0, policy, now()));
     }
 
     @Override
@@ -157,18 +164,14 @@ public final class JdbcStorage implements Storage {
         TextValues.checkKey(key);
         if (bufferLimit >= 0) {
             byte[] bytes = BoundedContent.readAll(content, bufferLimit);
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, bytes, null, policy, now()));
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, bytes, null, 0, policy, now()));
         }
-        TrackedContent tracked = new TrackedContent(content);
-        try {
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, null, tracked, policy, now()));
-        } catch (StorageException e) {
-            IOException sourceFailure = tracked.failure();
-            if (sourceFailure != null) {
-                sourceFailure.addSuppressed(e);
-                throw sourceFailure; // the caller's stream broke, not the database
-            }
-            throw e;
+        // Read the content whole before a pooled connection is borrowed: it may still be arriving from a slow
+        // client. A failure of the caller's stream surfaces here, unchanged, and nothing is written.
+        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory);
+                InputStream file = spooled.bytes() == null ? spooled.openFile() : null) {
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled.bytes(), file, spooled.length(),
+                    policy, now()));
         }
     }
 

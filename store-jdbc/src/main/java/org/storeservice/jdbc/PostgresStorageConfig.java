@@ -16,10 +16,10 @@ import java.util.Objects;
  * unless the URL sets them, the pool's wait for a connection ({@link #DEFAULT_POOL_TIMEOUT}) and the
  * server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}).
  *
- * <p>Byte content goes to pgjdbc as a stream of unknown length; pgjdbc then copies it before sending,
- * the first 51,200 bytes in memory and the rest to a temporary file ({@code postgres-pgjdbc-stream*.tmp}
- * in {@code java.io.tmpdir}), and refuses content over 2^31-1 bytes. The server refuses a {@code bytea}
- * over 1 GB.
+ * <p>Byte content is read whole before a pooled connection is borrowed, since it may still be arriving
+ * from a slow client: the first 64 KiB in memory, the rest to a temporary file
+ * ({@code store-jdbc-spool-*.tmp} in {@code java.io.tmpdir}, deleted after the write, failed or not).
+ * Content over 1 GB - 1 byte, PostgreSQL's largest field, is refused while it is read.
  */
 public final class PostgresStorageConfig {
     /** The URI prefix. */
@@ -117,11 +117,16 @@ public final class PostgresStorageConfig {
         return statementTimeout;
     }
 
+    /** The URL without its parameters, which may hold a password: for logs and descriptions. */
+    String jdbcUrlWithoutParameters() {
+        int question = jdbcUrl.indexOf('?');
+        return question < 0 ? jdbcUrl : jdbcUrl.substring(0, question);
+    }
+
     /** Without the URL's parameters, which may hold a password. */
     @Override
     public String toString() {
-        int question = jdbcUrl.indexOf('?');
-        return "PostgresStorageConfig{url=" + (question < 0 ? jdbcUrl : jdbcUrl.substring(0, question)) + ", table="
+        return "PostgresStorageConfig{url=" + jdbcUrlWithoutParameters() + ", table="
                 + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
                 + statementTimeout + '}';
     }

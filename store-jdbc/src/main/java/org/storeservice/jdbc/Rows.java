@@ -26,8 +26,8 @@ final class Rows {
             statement.setNull(4, Types.VARCHAR);
         }
         if (request.stream() != null) {
-            // pgjdbc reads the stream here, before anything is sent (see PostgresConfig for its buffering).
-            statement.setBinaryStream(5, request.stream());
+            // With the length known, pgjdbc sends the stream as it reads it, without a copy of its own.
+            statement.setBinaryStream(5, request.stream(), request.streamLength());
         } else if (request.bytes() != null) {
             statement.setBytes(5, request.bytes());
         } else {

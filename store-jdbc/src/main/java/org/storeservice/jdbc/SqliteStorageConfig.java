@@ -146,9 +146,10 @@ public final class SqliteStorageConfig {
 
         /** @see #DEFAULT_MAX_VALUE_BYTES */
         public Builder maxValueBytes(long maxValueBytes) {
-            if (maxValueBytes < 0 || maxValueBytes > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("maxValueBytes must be 0.." + (Integer.MAX_VALUE - 8)
-                        + " (it is buffered in one array): " + maxValueBytes);
+            if (maxValueBytes < 0 || maxValueBytes > BoundedContent.MAX_LIMIT) {
+                throw new IllegalArgumentException("maxValueBytes must be 0.." + BoundedContent.MAX_LIMIT
+                        + " (it is buffered in one array, with one byte more to detect longer content): "
+                        + maxValueBytes);
             }
             this.maxValueBytes = maxValueBytes;
             return this;

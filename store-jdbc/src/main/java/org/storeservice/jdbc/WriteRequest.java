@@ -7,8 +7,9 @@ import org.storeservice.api.storage.EntryKind;
 
 /**
  * One write on its way to the database: exactly one of {@code text}, {@code bytes} and {@code stream}
- * holds the value. A text value the text column cannot hold arrives as {@code bytes} with kind TEXT.
+ * holds the value; a stream holds exactly {@code streamLength} bytes. A text value the text column cannot
+ * hold arrives as {@code bytes} with kind TEXT.
  */
-record WriteRequest(String key, EntryKind kind, String text, byte[] bytes, InputStream stream,
+record WriteRequest(String key, EntryKind kind, String text, byte[] bytes, InputStream stream, long streamLength,
         OverwritePolicy policy, Instant writtenAt) {
 }

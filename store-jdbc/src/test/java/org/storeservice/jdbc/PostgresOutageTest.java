@@ -10,11 +10,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.Status;
 import org.storeservice.api.storage.Storage;
@@ -34,22 +33,11 @@ class PostgresOutageTest {
     private static final String SHORT_TIMEOUTS = "poolSize=2&poolTimeoutMillis=1000&statementTimeoutMillis=2000"
             + "&connectTimeout=2&loginTimeout=3&socketTimeout=3";
 
-    private static TestPostgres postgres;
+    @RegisterExtension
+    static final TestPostgres postgres = new TestPostgres();
     private TcpProxy proxy;
     private Storage storage;
     private DefaultStore store;
-
-    @BeforeAll
-    static void connect() {
-        postgres = TestPostgres.connect();
-    }
-
-    @AfterAll
-    static void dropSchema() throws Exception {
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
 
     @BeforeEach
     void openThroughProxy() throws Exception {

@@ -1,19 +1,33 @@
 package org.storeservice.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.Status;
@@ -23,19 +37,9 @@ import org.storeservice.api.storage.Storages;
 
 /** PostgreSQL specifics the contract does not see: the rows as stored, the schema version, streaming scans. */
 class PostgresStorageTest {
-    private static TestPostgres postgres;
-
-    @BeforeAll
-    static void connect() {
-        postgres = TestPostgres.connect();
-    }
-
-    @AfterAll
-    static void dropSchema() throws Exception {
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
+    private static final Duration HANG_GUARD = Duration.ofSeconds(90);
+    @RegisterExtension
+    static final TestPostgres postgres = new TestPostgres();
 
     @Test
     void textIsStoredAsTextAndTextWithNulAsUtf8Bytes() throws Exception {
@@ -96,6 +100,105 @@ class PostgresStorageTest {
         }
     }
 
+    /**
+     * Content still arriving (a slow client) holds no pooled connection: it is spooled first. With a pool of
+     * one, another write and a read go through while the first write's content is blocked; the first is
+     * stored whole once its content arrives, and its spool file is gone.
+     */
+    @Test
+    void contentStillArrivingHoldsNoPooledConnection(@TempDir Path spool) throws Exception {
+        byte[] head = randomBytes(SpooledContent.MEMORY_BYTES + 1000); // past the memory part: spooled to a file
+        byte[] tail = randomBytes(1000);
+        BlockingContent content = new BlockingContent(head, tail, null);
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(
+                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=1000")), spool)) {
+            assertTimeoutPreemptively(HANG_GUARD, () -> {
+                Future<Boolean> slow = caller.submit(() -> storage.putBytes("slow", content, OverwritePolicy.REPLACE));
+                content.headRead.await();
+                assertTrue(storage.putText("other", "v", OverwritePolicy.REPLACE));
+                assertEquals("v", storage.get("other").orElseThrow().text());
+                assertFalse(slow.isDone());
+                assertEquals(1, spoolFiles(spool).size(), "the first write is spooling to a file");
+
+                content.release.countDown();
+                assertTrue(slow.get());
+            });
+            byte[] whole = Arrays.copyOf(head, head.length + tail.length);
+            System.arraycopy(tail, 0, whole, head.length, tail.length);
+            assertArrayEquals(whole, storage.get("slow").orElseThrow().bytes());
+            assertEquals(List.of(), spoolFiles(spool), "the spool file is deleted");
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    /** The caller's own stream failure propagates unchanged, nothing is stored, and no spool file is left. */
+    @Test
+    void aFailingContentStreamStoresNothingAndLeavesNoSpoolFile(@TempDir Path spool) throws Exception {
+        try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(postgres.uri("broken", "")),
+                spool)) {
+            storage.putText("k", "previous", OverwritePolicy.REPLACE);
+            IOException broken = new IOException("client went away");
+            BlockingContent content = new BlockingContent(randomBytes(SpooledContent.MEMORY_BYTES + 1000), null, broken);
+            content.release.countDown();
+            assertSame(broken, assertThrows(IOException.class,
+                    () -> storage.putBytes("k", content, OverwritePolicy.REPLACE)));
+            assertEquals("previous", storage.get("k").orElseThrow().text());
+            assertEquals(List.of(), spoolFiles(spool));
+        }
+    }
+
+    /** Serves {@code head}, then waits for {@code release}, then serves {@code tail} or throws {@code failure}. */
+    private static final class BlockingContent extends InputStream {
+        final CountDownLatch headRead = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final byte[] head;
+        private final byte[] tail;
+        private final IOException failure;
+        private int position;
+
+        BlockingContent(byte[] head, byte[] tail, IOException failure) {
+            this.head = head;
+            this.tail = tail;
+            this.failure = failure;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (position == head.length) {
+                headRead.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+            }
+            int index = position - head.length;
+            if (index >= (tail == null ? 0 : tail.length)) {
+                return -1;
+            }
+            position++;
+            return index < 0 ? head[position - 1] & 0xff : tail[index] & 0xff;
+        }
+    }
+
+    private static byte[] randomBytes(int size) {
+        byte[] bytes = new byte[size];
+        new Random(size).nextBytes(bytes);
+        return bytes;
+    }
+
+    private static List<Path> spoolFiles(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.toList();
+        }
+    }
+
     @Test
     void keysPostgresCannotHoldGiveError() throws Exception {
         try (Storage storage = Storages.open(postgres.uri("refused", ""))) {
@@ -117,6 +220,7 @@ class PostgresStorageTest {
         assertEquals(Duration.ofMillis(750), config.poolTimeout());
         assertEquals(Duration.ZERO, config.statementTimeout());
         assertFalse(config.toString().contains("p%26w"), "no password in toString");
+        assertEquals("jdbc:postgresql://db:5433/store", config.jdbcUrlWithoutParameters());
 
         PostgresStorageConfig defaults = PostgresStorageConfig.fromUri("jdbc:postgresql://db/store");
         assertEquals("jdbc:postgresql://db/store", defaults.jdbcUrl());

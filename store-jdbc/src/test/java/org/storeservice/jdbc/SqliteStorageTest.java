@@ -25,10 +25,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.BusyHandler;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.Status;
@@ -70,7 +72,10 @@ class SqliteStorageTest {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final AtomicReference<String> sqlOnce = new AtomicReference<>();
+        final AtomicReference<BusyHandler> busyHandlerOnce = new AtomicReference<>();
         volatile boolean holding;
+        /** A write of this key throws an Error inside the transaction, as an OutOfMemoryError binding it would. */
+        volatile String errorKey;
 
         @Override
         public void beforeBatch(Connection connection, int size) throws SQLException {
@@ -81,6 +86,10 @@ class SqliteStorageTest {
                     statement.execute(sql);
                 }
             }
+            BusyHandler busyHandler = busyHandlerOnce.getAndSet(null);
+            if (busyHandler != null) {
+                BusyHandler.setHandler(connection, busyHandler); // replaces the writer's busy_timeout
+            }
             if (holding) {
                 holding = false;
                 entered.countDown();
@@ -89,6 +98,13 @@ class SqliteStorageTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        }
+
+        @Override
+        public void beforeWrite(Connection connection, WriteRequest request) {
+            if (request.key().equals(errorKey)) {
+                throw new OutOfMemoryError("thrown by the test while binding " + request.key());
             }
         }
     }
@@ -151,6 +167,86 @@ class SqliteStorageTest {
             for (String key : List.of("a", "b", "c")) {
                 assertEquals("v:" + key, storage.get(key).orElseThrow().text());
             }
+        });
+    }
+
+    /**
+     * An Error inside a transaction (e.g. OutOfMemoryError while binding a large value) is rolled back and
+     * fails only its own write: alone, in a batch, and again when the batch's writes are retried one by one.
+     * Before, the transaction stayed open (every later BEGIN failed) or the writer thread died (callers hung).
+     */
+    @Test
+    void anErrorInsideATransactionFailsOnlyItsWriteAndTheWriterGoesOn() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            JdbcStorage storage = open(gate);
+            assertTrue(storage.putText("boom", "previous", OverwritePolicy.REPLACE));
+            gate.errorKey = "boom";
+
+            StorageException alone = assertThrows(StorageException.class,
+                    () -> storage.putText("boom", "new", OverwritePolicy.REPLACE));
+            assertInstanceOf(OutOfMemoryError.class, alone.getCause());
+            assertTrue(storage.putText("after-alone", "v", OverwritePolicy.REPLACE), "the transaction was rolled back");
+
+            List<Future<Boolean>> results = queueBehindHeldBatch(storage, gate, List.of("a", "boom", "c"));
+            assertTrue(results.get(0).get());
+            assertTrue(results.get(1).get());
+            Exception failure = assertThrows(Exception.class, () -> results.get(2).get());
+            assertInstanceOf(StorageException.class, failure.getCause());
+            assertTrue(results.get(3).get());
+            assertEquals(List.of(1, 1, 1, 1, 3), gate.sizes, "the three queued writes ran as one batch first");
+
+            assertTrue(storage.putText("after-batch", "v", OverwritePolicy.REPLACE), "the writer thread is alive");
+            assertEquals("previous", storage.get("boom").orElseThrow().text());
+            for (String key : List.of("a", "c", "after-alone", "after-batch")) {
+                assertTrue(storage.get(key).isPresent(), key);
+            }
+            storage.close(); // answers and stops without hanging
+        });
+    }
+
+    /**
+     * Another process holding SQLite's write lock fails a whole batch after one wait, not after one wait per
+     * write (up to 512 of busy_timeout each). The writer's busy handler stands in for a busy_timeout that has
+     * run out: it gives up at once and counts each lock attempt that met the lock.
+     */
+    @Test
+    void aLockHeldByAnotherProcessFailsTheWholeBatchAtOnce() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            JdbcStorage storage = open(gate);
+            assertTrue(storage.putText("k", "previous", OverwritePolicy.REPLACE));
+            AtomicInteger lockAttempts = new AtomicInteger();
+            gate.busyHandlerOnce.set(new BusyHandler() {
+                @Override
+                protected int callback(int retries) {
+                    if (retries == 0) {
+                        lockAttempts.incrementAndGet();
+                    }
+                    return 0; // give up: SQLITE_BUSY
+                }
+            });
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                keys.add("k" + i);
+            }
+            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file());
+                    Statement lock = other.createStatement()) {
+                lock.execute("BEGIN IMMEDIATE");
+                List<Future<Boolean>> results = queueBehindHeldBatch(storage, gate, keys);
+                for (Future<Boolean> result : results) {
+                    Exception failure = assertThrows(Exception.class, result::get);
+                    assertInstanceOf(StorageException.class, failure.getCause());
+                }
+                assertEquals(List.of(1, 1, 20), gate.sizes);
+                assertEquals(2, lockAttempts.get(), "one attempt for the held write, one for the batch of 20");
+                assertEquals("previous", storage.get("k").orElseThrow().text(), "reads go on meanwhile");
+                lock.execute("ROLLBACK");
+            }
+            for (String key : keys) {
+                assertTrue(storage.putText(key, "v", OverwritePolicy.REPLACE), "the lock was released");
+            }
+            assertEquals(2, lockAttempts.get());
         });
     }
 
@@ -247,6 +343,28 @@ class SqliteStorageTest {
                     () -> storage.putBytes("k", new ByteArrayInputStream(new byte[1001]), OverwritePolicy.REPLACE));
             assertEquals(1000, storage.get("k").orElseThrow().size());
         }
+    }
+
+    /**
+     * The largest accepted limit leaves room for the one extra byte that tells a longer stream apart;
+     * at Integer.MAX_VALUE - 8 the read was capped at the limit itself and longer content was cut silently.
+     */
+    @Test
+    void maxValueBytesLeavesRoomToDetectLongerContent() throws Exception {
+        assertEquals(BoundedContent.MAX_LIMIT,
+                SqliteStorageConfig.builder(file()).maxValueBytes(BoundedContent.MAX_LIMIT).build().maxValueBytes());
+        assertThrows(IllegalArgumentException.class,
+                () -> SqliteStorageConfig.builder(file()).maxValueBytes(Integer.MAX_VALUE - 8));
+        assertThrows(IllegalArgumentException.class, () -> SqliteStorageConfig.fromUri(
+                "sqlite:x.db?maxValueBytes=" + (Integer.MAX_VALUE - 8)));
+        assertThrows(IllegalArgumentException.class,
+                () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), Integer.MAX_VALUE - 8));
+
+        byte[] limit = new byte[10];
+        assertEquals(10, BoundedContent.readAll(new ByteArrayInputStream(limit), 10).length);
+        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[11]), 10));
+        assertEquals(0, BoundedContent.readAll(new ByteArrayInputStream(new byte[0]), 0).length);
+        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), 0));
     }
 
     @Test

@@ -11,45 +11,45 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real PostgreSQL server the tests use, and a schema of this run's own inside it (random name,
- * dropped afterwards), so that runs on a shared server never collide.
+ * dropped afterwards), so that runs on a shared server never collide. A test class registers it with
+ * {@code @RegisterExtension static final TestPostgres postgres = new TestPostgres();}: the schema is created
+ * before its tests and dropped after them.
  *
  * <p>The server is {@code $STORE_TEST_POSTGRES_URL}, by default {@value #DEFAULT_URL}. When
  * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), an unreachable
  * server fails the tests; otherwise (a developer's machine without PostgreSQL) they are skipped, saying why.
  */
-final class TestPostgres implements AutoCloseable {
+final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     static final String URL_VARIABLE = "STORE_TEST_POSTGRES_URL";
     static final String REQUIRED_VARIABLE = "STORE_TEST_POSTGRES_REQUIRED";
     static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
     private static final Pattern HOST_PORT = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?(/.*)");
 
-    private final String baseUrl;
-    private final String schema;
-
-    private TestPostgres(String baseUrl, String schema) {
-        this.baseUrl = baseUrl;
-        this.schema = schema;
-    }
+    private final String baseUrl = System.getenv().getOrDefault(URL_VARIABLE, DEFAULT_URL);
+    private final String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private volatile boolean created;
 
     /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
-    static TestPostgres connect() {
-        String url = System.getenv().getOrDefault(URL_VARIABLE, DEFAULT_URL);
-        String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection connection = open(url); Statement statement = connection.createStatement()) {
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        try (Connection connection = open(baseUrl); Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA " + schema);
+            created = true;
         } catch (SQLException e) {
-            String message = "No PostgreSQL server at " + withoutParameters(url) + " (" + e.getMessage() + "); set "
-                    + URL_VARIABLE + " to one";
+            String message = "No PostgreSQL server at " + withoutParameters(baseUrl) + " (" + e.getMessage()
+                    + "); set " + URL_VARIABLE + " to one";
             if (Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE))) {
                 fail(message + ". " + REQUIRED_VARIABLE + "=true, so this fails rather than skips.", e);
             }
             Assumptions.abort(message + ", or set " + REQUIRED_VARIABLE + "=true to fail instead of skipping.");
         }
-        return new TestPostgres(url, schema);
     }
 
     private static Connection open(String url) throws SQLException {
@@ -100,7 +100,10 @@ final class TestPostgres implements AutoCloseable {
 
     /** Drops this run's schema and everything in it. */
     @Override
-    public void close() throws SQLException {
+    public void afterAll(ExtensionContext context) throws SQLException {
+        if (!created) {
+            return; // skipped or failed before: nothing to drop
+        }
         try (Connection connection = open(baseUrl); Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }

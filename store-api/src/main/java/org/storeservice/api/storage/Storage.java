@@ -9,9 +9,11 @@ import org.storeservice.api.OverwritePolicy;
  * Where a {@link org.storeservice.api.Store} keeps its entries: the SPI a host implements to plug in
  * its own storage. Open one by URI with {@link Storages#open(String)}, or construct it directly.
  *
- * <p>Every write is atomic: after a write that throws, readers see the previous value (or none), never
- * part of the new one. After a write that returns, the value is as durable as the backend promises
- * (see each backend's docs) and every later {@link #get(String)} sees it.
+ * <p>Every write is atomic: readers see the previous value (or none) or the whole new one, never part of
+ * it. After a write that returns, the value is as durable as the backend promises (see each backend's
+ * docs) and every later {@link #get(String)} sees it. A write that throws is <em>not known</em> to be
+ * stored: usually nothing changed, but a backend whose connection to a database breaks after the database
+ * committed and before it answered (a network backend) cannot tell, and the new value may be there.
  *
  * <p>Implementations must be thread-safe: a store calls them from many request threads at once.
  * Keys and values have already been validated by the store (non-null, non-empty key, within limits).
@@ -23,7 +25,8 @@ public interface Storage extends AutoCloseable {
      *
      * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
      *     and {@code key} already held a value, which is then left unchanged
-     * @throws IOException if the value could not be stored; nothing was stored
+     * @throws IOException if the value is not known to be stored: the previous value or the new one, never
+     *     part of it (see the class description)
      */
     boolean putText(String key, String value, OverwritePolicy policy) throws IOException;
 
@@ -36,7 +39,8 @@ public interface Storage extends AutoCloseable {
      *
      * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
      *     and {@code key} already held a value, which is then left unchanged
-     * @throws IOException if the content could not be read or stored; nothing was stored
+     * @throws IOException if the content could not be read (nothing was stored) or the value is not known to
+     *     be stored: the previous value or the new one, never part of it (see the class description)
      */
     boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException;
 
