@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +56,30 @@ class ExportImportCommandTest {
                 + "\"value\":\"line1\\\\nline2 \\\\\"quoted\\\\\" é 😀 \\\\u0000\"," + WRITTEN + "}"), lines[1]);
         assertEquals("", lines[2], "the last line ends with a newline too");
         assertEquals("store-server export: exported 2 entries" + System.lineSeparator(), run.err);
+    }
+
+    @Test
+    void anOutputThatFailsIsStatus1SayingTheExportIsIncomplete() throws IOException {
+        String source = sqlite("a.db");
+        try (Storage s = Storages.open(source)) {
+            for (int i = 0; i < 100; i++) {
+                s.putText("k" + i, "v".repeat(1000), OverwritePolicy.REPLACE);
+            }
+        }
+        OutputStream brokenPipe = new OutputStream() { // as standard output does when the reader went away
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        };
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = new Main(InputStream.nullInputStream(), brokenPipe, new PrintStream(err, true, UTF_8), hook -> { })
+                .run("export", "--storage", source);
+
+        assertEquals(Main.EXIT_FAILURE, status);
+        assertTrue(err.toString(UTF_8).matches("store-server export: Broken pipe \\(after \\d+ entries; the output is"
+                + " incomplete\\)\\R"), err.toString(UTF_8));
     }
 
     @Test
