@@ -3,7 +3,7 @@ package org.storeservice.examples.server;
 import java.util.List;
 
 /**
- * One thing the {@code store-server} tool does, chosen by {@link Main}: the server itself, and later the
+ * One thing the {@code store-server} tool does, chosen by {@link Main}: the server itself, and the
  * operators' subcommands ({@code get KEY}, {@code list}, {@code export}, {@code import}), which share the
  * {@code --storage} option.
  */
@@ -19,4 +19,12 @@ interface Command {
 
     /** The command's usage text, printed for {@code --help} and after a usage error. */
     String usage();
+
+    /**
+     * Whether the work goes on after {@link #run} returned success (the server's threads), so the process
+     * must not exit then. The subcommands finish within {@code run}, and the process exits with its status.
+     */
+    default boolean keepsRunning() {
+        return false;
+    }
 }

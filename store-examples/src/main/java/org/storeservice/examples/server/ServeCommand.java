@@ -56,6 +56,11 @@ final class ServeCommand implements Command {
     }
 
     @Override
+    public boolean keepsRunning() {
+        return true;
+    }
+
+    @Override
     public String usage() {
         return ServerOptions.USAGE;
     }

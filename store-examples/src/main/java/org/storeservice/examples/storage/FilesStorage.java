@@ -9,8 +9,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -48,6 +51,9 @@ import org.storeservice.api.storage.StoredEntry;
  *   <li><b>Scan in key order.</b> File names are hashes (keys may hold any character and be longer than a
  *       file name may be), so a scan reads each file's key, sorts the keys, then reads the entries one at a
  *       time. Only the keys are held in memory.</li>
+ *   <li><b>Never stored altered.</b> Keys and text are kept as UTF-8, which cannot encode a lone UTF-16
+ *       surrogate (Java would write '?', and two keys would then share a file): such a key or text is refused
+ *       with a {@link StorageException}, as the SQL backends refuse it.</li>
  * </ul>
  *
  * <p>File format: a version byte, the kind ({@code T} or {@code B}), the write time in epoch milliseconds,
@@ -75,7 +81,7 @@ public final class FilesStorage implements Storage {
 
     @Override
     public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
-        byte[] bytes = value.getBytes(UTF_8);
+        byte[] bytes = utf8(value, "Text");
         return write(key, EntryKind.TEXT, out -> out.write(bytes), policy);
     }
 
@@ -87,7 +93,8 @@ public final class FilesStorage implements Storage {
 
     private boolean write(String key, EntryKind kind, ValueWriter value, OverwritePolicy policy) throws IOException {
         ensureOpen();
-        Path target = fileFor(key);
+        byte[] keyBytes = utf8(key, "Key");
+        Path target = fileFor(keyBytes);
         if (policy == OverwritePolicy.REJECT && Files.exists(target)) {
             return false; // cheap early answer; the link below still decides atomically
         }
@@ -95,7 +102,7 @@ public final class FilesStorage implements Storage {
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
                  DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)))) {
-                writeHeader(out, key, kind);
+                writeHeader(out, keyBytes, kind);
                 value.writeTo(out);
                 out.flush();
                 channel.force(true); // on disk before it becomes visible under the entry's name
@@ -116,8 +123,7 @@ public final class FilesStorage implements Storage {
         }
     }
 
-    private void writeHeader(DataOutputStream out, String key, EntryKind kind) throws IOException {
-        byte[] keyBytes = key.getBytes(UTF_8);
+    private void writeHeader(DataOutputStream out, byte[] keyBytes, EntryKind kind) throws IOException {
         out.writeByte(FORMAT_VERSION);
         out.writeByte(kind == EntryKind.TEXT ? 'T' : 'B');
         out.writeLong(clock.millis());
@@ -128,8 +134,11 @@ public final class FilesStorage implements Storage {
     @Override
     public Optional<StoredEntry> get(String key) throws IOException {
         ensureOpen();
+        if (!UTF_8.newEncoder().canEncode(key)) {
+            return Optional.empty(); // no such key can have been stored
+        }
         try {
-            return Optional.of(read(fileFor(key)));
+            return Optional.of(read(fileFor(key.getBytes(UTF_8))));
         } catch (NoSuchFileException absent) {
             return Optional.empty();
         }
@@ -176,9 +185,21 @@ public final class FilesStorage implements Storage {
         }
     }
 
-    private Path fileFor(String key) {
+    /** {@code text} in UTF-8, or a {@link StorageException} if it holds a lone surrogate, which UTF-8 cannot encode. */
+    private static byte[] utf8(String text, String what) throws StorageException {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(UTF_8));
+            ByteBuffer encoded = UTF_8.newEncoder().encode(CharBuffer.wrap(text)); // reports, never replaces
+            byte[] bytes = new byte[encoded.remaining()];
+            encoded.get(bytes);
+            return bytes;
+        } catch (CharacterCodingException e) {
+            throw new StorageException(what + " contains a lone UTF-16 surrogate, which UTF-8 cannot encode");
+        }
+    }
+
+    private Path fileFor(byte[] keyBytes) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(keyBytes);
             return directory.resolve(HexFormat.of().formatHex(hash) + SUFFIX);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);

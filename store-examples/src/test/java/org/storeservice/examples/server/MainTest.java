@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -27,13 +28,18 @@ class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<Thread> hooks = new ArrayList<>();
-    private final Main main = new Main(new PrintStream(out, true, UTF_8), new PrintStream(err, true, UTF_8), hooks::add);
+    private final Main main = new Main(InputStream.nullInputStream(), out, new PrintStream(err, true, UTF_8), hooks::add);
 
     @Test
     void helpPrintsTheUsageOnStandardOutput() {
         assertEquals(Main.EXIT_OK, main.run("--help"));
 
-        assertTrue(out.toString(UTF_8).startsWith("Usage: java -jar store-server.jar"), out.toString(UTF_8));
+        String help = out.toString(UTF_8);
+        assertTrue(help.startsWith("Usage: java -jar store-server.jar [serve] [options]"), help);
+        for (String command : List.of("serve", "get KEY", "list [--prefix P]", "export", "import")) {
+            assertTrue(help.contains(System.lineSeparator() + "  " + command + " "), "lists " + command + ":\n" + help);
+        }
+        assertTrue(help.contains("(default sqlite:data/store.db)"), help);
         assertEquals("", err.toString(UTF_8));
         assertTrue(hooks.isEmpty());
     }
@@ -53,7 +59,7 @@ class MainTest {
         assertEquals(Main.EXIT_USAGE, main.run("--port", "0", "--storage", "nosuch:x"));
 
         String[] lines = err.toString(UTF_8).split("\\R");
-        assertEquals("store-server: No storage backend for 'nosuch:x'; known prefixes: [files:, memory:]", lines[0]);
+        assertEquals("store-server: No storage backend for 'nosuch:x'; known prefixes: [files:, jdbc:postgresql:, memory:, sqlite:]", lines[0]);
         assertTrue(lines[1].startsWith("Usage: "), lines[1]);
         assertTrue(hooks.isEmpty());
     }
@@ -61,7 +67,8 @@ class MainTest {
     @Test
     void aPortInUseIsAFailureNotAUsageError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            assertEquals(Main.EXIT_FAILURE, main.run("--port", String.valueOf(taken.getLocalPort())));
+            assertEquals(Main.EXIT_FAILURE,
+                    main.run("--port", String.valueOf(taken.getLocalPort()), "--storage", "memory:"));
         }
         assertEquals("", out.toString(UTF_8));
         assertTrue(hooks.isEmpty());

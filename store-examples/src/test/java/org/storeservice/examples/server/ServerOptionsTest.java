@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 class ServerOptionsTest {
 
     @Test
-    void defaultsServeMemoryOnLoopbackPort8080() throws UsageException {
+    void defaultsServeTheEmbeddedSqliteFileOnLoopbackPort8080() throws UsageException {
         ServerOptions options = ServerOptions.parse(List.of());
 
         assertEquals(8080, options.port());
         assertEquals("127.0.0.1", options.host());
-        assertEquals("memory:", options.storageUri());
+        assertEquals("sqlite:data/store.db", options.storageUri());
         assertEquals("http://tempuri.org/", options.namespace());
         assertEquals(4L * 1024 * 1024, options.maxRequestBytes());
         assertEquals(Duration.ofSeconds(30), options.idleTimeout());

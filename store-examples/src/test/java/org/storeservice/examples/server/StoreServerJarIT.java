@@ -4,14 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,18 +21,16 @@ import org.storeservice.examples.storage.FilesStorage;
 /** The shaded jar as an operator runs it: a child JVM, its one line of output, SIGTERM, exit statuses. */
 @Timeout(120)
 class StoreServerJarIT {
-    private static final Path JAR = Path.of(System.getProperty("store.server.jar", "target/store-server.jar"));
-
     @Test
     void servesUntilSigtermThenExitsCleanlyWithTheWriteStored(@TempDir Path data, @TempDir Path logs) throws Exception {
         // Standard output to a file rather than a pipe: destroy() closes the pipes, and the file lets the
         // test check afterwards that the URL was the only line.
         Path stdout = logs.resolve("stdout.txt");
         Path stderr = logs.resolve("stderr.txt");
-        Process server = command("--port", "0", "--storage", "files:" + data)
+        Process server = ServerJar.command("--port", "0", "--storage", "files:" + data)
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
         try {
-            String line = firstLine(stdout, server);
+            String line = ServerJar.firstLine(stdout, server, stderr, Duration.ofSeconds(60));
             assertTrue(line.matches("http://127\\.0\\.0\\.1:\\d+/API/Store\\.asmx"), line + "\n" + Files.readString(stderr));
             URI endpoint = URI.create(line);
 
@@ -55,7 +52,7 @@ class StoreServerJarIT {
 
     @Test
     void aBadOptionExitsWithStatus2AndTheUsage() throws Exception {
-        Process process = command("--no-such-option").start();
+        Process process = ServerJar.command("--no-such-option").start();
 
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
@@ -67,31 +64,37 @@ class StoreServerJarIT {
 
     @Test
     void helpExitsWithStatus0() throws Exception {
-        Process process = command("--help").start();
+        Process process = ServerJar.command("--help").start();
 
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue());
-        assertTrue(new String(process.getInputStream().readAllBytes(), UTF_8).contains("--storage URI"));
+        String help = new String(process.getInputStream().readAllBytes(), UTF_8);
+        assertEquals(0, ServerJar.exitStatus(process, Duration.ofSeconds(60)));
+        assertTrue(help.contains("--storage URI"), help);
+        assertTrue(help.contains("  export "), help);
     }
 
-    /** The first line the server writes, once it is complete; fails if the server exits first. */
-    private static String firstLine(Path stdout, Process server) throws IOException, InterruptedException {
-        while (true) {
-            String text = Files.readString(stdout, UTF_8);
-            int end = text.indexOf('\n');
-            if (end >= 0) {
-                return text.substring(0, end).strip();
-            }
-            assertTrue(server.isAlive(), "the server exited before printing its URL");
-            Thread.sleep(20);
+    @Test
+    void withoutStorageOptionItServesTheSqliteFileUnderTheWorkingDirectoryWhichGetThenReads(@TempDir Path workDir)
+            throws Exception {
+        Path stdout = workDir.resolve("stdout.txt");
+        Path stderr = workDir.resolve("stderr.txt");
+        Process server = ServerJar.command("--port", "0").directory(workDir.toFile())
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try {
+            URI endpoint = URI.create(ServerJar.firstLine(stdout, server, stderr, Duration.ofSeconds(60)));
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(endpoint + "/WriteString?key=k&value=d%C3%A9faut")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            server.destroy(); // SIGTERM
+            ServerJar.exitStatus(server, Duration.ofSeconds(60));
+        } finally {
+            server.destroyForcibly();
         }
-    }
+        assertTrue(Files.isRegularFile(workDir.resolve("data/store.db")), "no data/store.db under the working directory");
 
-    private static ProcessBuilder command(String... args) {
-        assertTrue(Files.isRegularFile(JAR), "no jar at " + JAR.toAbsolutePath());
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command);
+        Process get = ServerJar.command("get", "k").directory(workDir.toFile()).redirectError(stderr.toFile()).start();
+        byte[] value = get.getInputStream().readAllBytes();
+        assertEquals(0, ServerJar.exitStatus(get, Duration.ofSeconds(60)), Files.readString(stderr));
+        assertEquals("défaut", new String(value, UTF_8));
     }
 }

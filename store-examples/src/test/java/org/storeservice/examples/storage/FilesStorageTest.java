@@ -34,7 +34,7 @@ import org.storeservice.api.storage.StorageException;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.api.storage.StoredEntry;
 
-// When the shared storage contract test kit is published, FilesStorage should run it as well as these.
+/** What is particular to {@link FilesStorage}; the shared contract runs in {@link FilesStorageContractTest}. */
 class FilesStorageTest {
     private static final Instant NOW = Instant.parse("2026-01-02T03:04:05.678Z");
 
@@ -68,6 +68,22 @@ class FilesStorageTest {
         storage.putText(key, "v", OverwritePolicy.REPLACE);
 
         assertEquals("v", storage.get(key).orElseThrow().text());
+    }
+
+    @Test
+    void aLoneSurrogateInAKeyOrTextIsRefusedNotStoredAltered() throws IOException {
+        FilesStorage storage = storage();
+        storage.putText("?", "question mark", OverwritePolicy.REPLACE); // what Java's UTF-8 writes for one
+
+        assertThrows(StorageException.class, () -> storage.putText("\ud800", "v", OverwritePolicy.REPLACE));
+        assertThrows(StorageException.class,
+                () -> storage.putBytes("a\udc00", new ByteArrayInputStream(new byte[1]), OverwritePolicy.REPLACE));
+        assertThrows(StorageException.class, () -> storage.putText("k", "x\ud800y", OverwritePolicy.REPLACE));
+
+        assertEquals(Optional.empty(), storage.get("\ud800"));
+        assertEquals(Optional.empty(), storage.get("k"));
+        assertEquals("question mark", storage.get("?").orElseThrow().text());
+        assertEquals(List.of(), temporaryFiles());
     }
 
     @Test
