@@ -173,7 +173,8 @@ public final class StoreServer implements AutoCloseable {
             try {
                 ownedStorage.close();
             } catch (IOException | RuntimeException e) {
-                log.warn("Error while closing storage {}", config.storageUri, e);
+                // the storage itself, not its URI: a PostgreSQL URI may carry a password
+                log.warn("Error while closing storage {}", ownedStorage, e);
             }
         }
         if (server != null) {

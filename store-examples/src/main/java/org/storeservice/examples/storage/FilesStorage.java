@@ -58,6 +58,9 @@ import org.storeservice.api.storage.StoredEntry;
  *
  * <p>File format: a version byte, the kind ({@code T} or {@code B}), the write time in epoch milliseconds,
  * the key (length-prefixed UTF-8), then the value's bytes (UTF-8 for text) to the end of the file.
+ *
+ * <p>A crash during a write can leave a {@code .tmp-*} file behind: never read, harmless, and safe to delete
+ * while no process uses the directory (they are not deleted on open, since another instance may be writing).
  */
 public final class FilesStorage implements Storage {
     private static final int FORMAT_VERSION = 1;
