@@ -139,10 +139,8 @@ final class SoapCall implements AutoCloseable {
             event = reader.next();
         }
         rootSeen = true;
-        if (!"Envelope".equals(reader.getLocalName())) {
-            throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
-                    + "Request format is invalid: Missing required soap:Envelope element.");
-        }
+        // As ASMX: the root's namespace picks the version (GetHelper) and an unknown one is a version mismatch
+        // (CheckHelperVersion) before the root's local name is looked at (wire notes §3).
         String envelopeNamespace = reader.getNamespaceURI();
         envelopeVersion = SoapVersion.byEnvelopeNamespace(envelopeNamespace);
         if (envelopeVersion == null) {
@@ -153,6 +151,10 @@ final class SoapCall implements AutoCloseable {
         if (envelopeVersion == SoapVersion.SOAP_11
                 && ContentType.base(contentType).equals(SoapVersion.SOAP_12.mediaType())) {
             throw SoapFault.unsupportedMediaType(SoapVersion.SOAP_11, contentType);
+        }
+        if (!"Envelope".equals(reader.getLocalName())) {
+            throw new SoapFault(envelopeVersion, FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
+                    + "Request format is invalid: Missing required soap:Envelope element.");
         }
         while (nextTag() == XMLStreamConstants.START_ELEMENT) {
             if (isEnvelopeElement("Body")) {

@@ -231,11 +231,15 @@ class SoapGoldenTest {
     @Test
     void unknownEnvelopeNamespaceIsVersionMismatchWithUpgradeHeader() {
         CodecResponse response = fixture.handle(soap11Post("WriteString", "<e:Envelope xmlns:e=\"urn:other\"><e:Body/></e:Envelope>"));
-        assertResponse(500, FAULT_11, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
+        assertResponse(500, FAULT_11, versionMismatch("urn:other"), response);
+    }
+
+    private static String versionMismatch(String rootNamespace) {
+        return XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
                 + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
                 + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
-                + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace urn:other was unexpected. "
-                + "Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>", response);
+                + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace " + rootNamespace
+                + " was unexpected. Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>";
     }
 
     @Test
@@ -247,9 +251,24 @@ class SoapGoldenTest {
     }
 
     @Test
-    void rootOtherThanEnvelopeIsAClientFault() {
+    void rootInAnotherNamespaceIsVersionMismatchWhateverItsName() {
+        // ASMX checks the root's namespace (CheckHelperVersion) before its local name
         CodecResponse response = fixture.handle(soap11Post("WriteString", writeString("k", "v")));
-        assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), response);
+        assertResponse(500, FAULT_11, versionMismatch(NS), response);
+        CodecResponse unqualified = fixture.handle(soap12Post("<Envelope><Body>" + writeString("k", "v") + "</Body></Envelope>"));
+        assertResponse(500, FAULT_11, versionMismatch(""), unqualified);
+        fixture.assertNothingStored();
+    }
+
+    @Test
+    void misspeltEnvelopeIsAClientFaultInTheRootNamespacesVersion() {
+        // a SOAPAction makes 1.1 the guess; the root's namespace says 1.2, and the fault follows it
+        CodecResponse soap12 = fixture.handle(soap11Post("WriteString",
+                "<s12:Envelop xmlns:s12=\"" + SOAP12 + "\"><s12:Body>" + writeString("k", "v") + "</s12:Body></s12:Envelop>"));
+        assertResponse(500, FAULT_12, fault12("Sender", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), soap12);
+        CodecResponse soap11 = fixture.handle(soap11Post("WriteString",
+                "<soap:Envelop xmlns:soap=\"" + SOAP11 + "\"><soap:Body>" + writeString("k", "v") + "</soap:Body></soap:Envelop>"));
+        assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), soap11);
         fixture.assertNothingStored();
     }
 
