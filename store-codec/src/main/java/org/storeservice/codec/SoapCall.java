@@ -153,8 +153,7 @@ final class SoapCall implements AutoCloseable {
             throw SoapFault.unsupportedMediaType(SoapVersion.SOAP_11, contentType);
         }
         if (!"Envelope".equals(reader.getLocalName())) {
-            throw new SoapFault(envelopeVersion, FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
-                    + "Request format is invalid: Missing required soap:Envelope element.");
+            throw missingElement("Envelope");
         }
         while (nextTag() == XMLStreamConstants.START_ELEMENT) {
             if (isEnvelopeElement("Body")) {
@@ -167,8 +166,20 @@ final class SoapCall implements AutoCloseable {
                 reader.skipElement();
             }
         }
-        throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
-                + "Request format is invalid: Missing required soap:Body element.");
+        throw missingElement("Body");
+    }
+
+    /**
+     * A missing Envelope or Body. Routing by element, ASMX finds it in GetRequestElement, whose plain
+     * InvalidOperationException becomes a Server fault; routed by action, ReadParameters finds it and wraps it
+     * as a Client fault "unable to read" (wire notes §3).
+     */
+    private SoapFault missingElement(String localName) {
+        String message = "Request format is invalid: Missing required soap:" + localName + " element.";
+        if (routingByElement) {
+            return new SoapFault(version(), FaultCode.SERVER, 500, SoapFault.UNABLE_TO_PROCESS + message);
+        }
+        return new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ + message);
     }
 
     /**

@@ -243,11 +243,25 @@ class SoapGoldenTest {
     }
 
     @Test
-    void envelopeWithoutBodyIsAClientFault() {
+    void envelopeWithoutBodyIsAClientFaultWhenRoutedByAction() {
         CodecResponse response = fixture.handle(soap11Post("WriteString", "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"/>"));
         assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Body element."), response);
-        CodecResponse soap12 = fixture.handle(soap12Post("<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>"));
+        CodecResponse soap12 = fixture.handle(post(PATH, "<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>")
+                .header("Content-Type", "application/soap+xml; action=\"http://tempuri.org/WriteString\""));
         assertResponse(500, FAULT_12, fault12("Sender", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Body element."), soap12);
+    }
+
+    @Test
+    void missingEnvelopeOrBodyIsAServerFaultWhenRoutingByElement() {
+        // ASMX's GetRequestElement throws a plain InvalidOperationException: "unable to process", Server/Receiver
+        String reason = "Server was unable to process request. ---&gt; Request format is invalid: Missing required soap:";
+        CodecResponse noBody = fixture.handle(soap12Post("<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>"));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason + "Body element."), noBody);
+        CodecResponse empty = fixture.handle(post(PATH, "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"/>").header("Content-Type", "text/xml"));
+        assertResponse(500, FAULT_11, fault11("Server", reason + "Body element."), empty);
+        CodecResponse misspelt = fixture.handle(soap12Post("<s:Envelop xmlns:s=\"" + SOAP12 + "\"><s:Body>" + writeString("k", "v") + "</s:Body></s:Envelop>"));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason + "Envelope element."), misspelt);
+        fixture.assertNothingStored();
     }
 
     @Test
