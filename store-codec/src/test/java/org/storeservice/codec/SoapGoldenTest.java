@@ -158,6 +158,15 @@ class SoapGoldenTest {
     }
 
     @Test
+    void soap12EmptyActionIsNoAction() {
+        CodecResponse unknown = fixture.handle(post(PATH, soap12("<Nope xmlns=\"" + NS + "\"/>"))
+                .header("Content-Type", "application/soap+xml; action=\"\""));
+        assertResponse(500, FAULT_12, fault12("Sender", "Unable to handle request without a valid action parameter. Please supply a valid soap action."), unknown);
+        CodecResponse routed = fixture.handle(post(PATH, soap12(writeString("k", "v"))).header("Content-Type", "application/soap+xml;action="));
+        assertResponse(200, OK_12, success(SOAP12, "WriteString", "Success"), routed);
+    }
+
+    @Test
     void soap12UnknownActionFallsBackToTheBodyElement() {
         CodecResponse response = fixture.handle(post(PATH, soap12(writeString("k", "v")))
                 .header("Content-Type", "application/soap+xml; action='urn:nope'"));
