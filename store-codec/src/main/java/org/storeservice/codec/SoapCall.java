@@ -210,10 +210,11 @@ final class SoapCall implements AutoCloseable {
             }
         }
         routingByElement = false;
-        if (hasChild && !isWrapperOf(operation)) {
-            // routed by action to another element: ASMX's serializer ignores it, every parameter stays null
+        // Routed by action, ASMX's serializer skips Body children other than the wrapper as unknown nodes; with
+        // no wrapper every parameter stays null. Routed by element, the first child is the wrapper.
+        while (hasChild && !isWrapperOf(operation)) {
             reader.skipElement();
-            hasChild = false;
+            hasChild = nextTag() == XMLStreamConstants.START_ELEMENT;
         }
         if (!hasChild) {
             // parameters all null; readParameters() sees the wrapper as already ended

@@ -86,6 +86,20 @@ class SoapParametersTest {
     }
 
     @Test
+    void bodyChildrenBeforeTheWrapperAreSkippedWhenRoutedByAction() {
+        // ASMX's serializer skips unknown nodes until it finds the wrapper the action named
+        fixture.handle(soap11Post("WriteString", soap11("<x/><WriteBytes xmlns=\"" + NS + "\"><key>b</key></WriteBytes>"
+                + "<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")));
+        assertEquals("v", fixture.text("k").orElseThrow());
+        assertEquals(1, fixture.entryCount());
+        Store store = mock(Store.class);
+        when(store.writeString(any(), any())).thenReturn(Status.ERROR);
+        StoreCodec codec = StoreCodec.builder(store).build();
+        codec.handle(soap11Post("WriteString", soap11("<x/><WriteBytes xmlns=\"" + NS + "\"><key>k</key></WriteBytes>")).build());
+        verify(store).writeString(null, null);
+    }
+
+    @Test
     void parameterWithChildElementsIs400AndNothingIsStored() {
         CodecResponse response = writeString("<key>k</key><value>a<b/>c</value>");
         assertEquals(400, response.status());
