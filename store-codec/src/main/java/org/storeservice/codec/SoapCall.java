@@ -334,7 +334,8 @@ final class SoapCall implements AutoCloseable {
     SoapFault xmlFault(XMLStreamException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof RequestTooLargeException) {
-                return SoapFault.tooLarge(version());
+                // ASMX raises it while first reading the body, before the envelope: in the guessed version
+                return SoapFault.tooLarge(guessedVersion);
             }
         }
         if (e instanceof WstxEOFException && !rootSeen) {

@@ -346,6 +346,21 @@ class SoapGoldenTest {
     }
 
     @Test
+    void requestOverTheSizeLimitIsAnsweredInTheVersionGuessedFromTheHeaders() {
+        // ASMX reads the whole body before it reads the envelope, so the envelope's version is never known
+        Fixture small = new Fixture(CodecLimits.builder().maxRequestBytes(300).build());
+        String reason = "There was an exception running the extensions specified in the config file. ---&gt; Maximum request length exceeded.";
+        // in 100-byte reads, so the envelope has been read when the limit is reached
+        CodecResponse soap12WithSoapAction = small.handle(soap11Post("WriteString", "")
+                .body(Fixture.chunked(soap12(writeString("k", "v".repeat(300))).getBytes(StandardCharsets.UTF_8), 100)));
+        assertResponse(500, FAULT_11, fault11("Server", reason), soap12WithSoapAction);
+        CodecResponse soap11WithoutSoapAction = small.handle(post(PATH, "").header("Content-Type", "text/xml")
+                .body(Fixture.chunked(soap11(writeString("k", "v".repeat(300))).getBytes(StandardCharsets.UTF_8), 100)));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason), soap11WithoutSoapAction);
+        small.assertNothingStored();
+    }
+
+    @Test
     void customNamespaceChangesActionsAndResponses() {
         StoreCodec codec = StoreCodec.builder(org.storeservice.api.DefaultStore.of(fixture.storage)).namespace("urn:x").build();
         CodecResponse response = codec.handle(post(PATH, soap11("<WriteString xmlns=\"urn:x\"><key>k</key><value>v</value></WriteString>"))
