@@ -128,7 +128,7 @@ final class SoapCall implements AutoCloseable {
     }
 
     private void readEnvelopeToBody() throws XMLStreamException, SoapFault {
-        int event = reader.next();
+        int event = next();
         while (event != XMLStreamConstants.START_ELEMENT) {
             if (event == XMLStreamConstants.DTD) {
                 throw xmlError("For security reasons DTD is prohibited in this XML document.");
@@ -136,7 +136,7 @@ final class SoapCall implements AutoCloseable {
             if (event == XMLStreamConstants.END_DOCUMENT) {
                 throw xmlError("Root element is missing.");
             }
-            event = reader.next();
+            event = next();
         }
         rootSeen = true;
         // As ASMX: the root's namespace picks the version (GetHelper) and an unknown one is a version mismatch
@@ -163,7 +163,7 @@ final class SoapCall implements AutoCloseable {
             if (isEnvelopeElement("Header")) {
                 checkHeadersUnderstood();
             } else {
-                reader.skipElement();
+                skipElement();
             }
         }
         throw missingElement("Body");
@@ -194,7 +194,7 @@ final class SoapCall implements AutoCloseable {
                 throw new SoapFault(envelopeVersion, FaultCode.MUST_UNDERSTAND, 500,
                         "SOAP header " + reader.getLocalName() + " was not understood.");
             }
-            reader.skipElement();
+            skipElement();
         }
     }
 
@@ -213,7 +213,7 @@ final class SoapCall implements AutoCloseable {
         // Routed by action, ASMX's serializer skips Body children other than the wrapper as unknown nodes; with
         // no wrapper every parameter stays null. Routed by element, the first child is the wrapper.
         while (hasChild && !isWrapperOf(operation)) {
-            reader.skipElement();
+            skipElement();
             hasChild = nextTag() == XMLStreamConstants.START_ELEMENT;
         }
         if (!hasChild) {
@@ -232,7 +232,7 @@ final class SoapCall implements AutoCloseable {
         }
         while (nextTag() == XMLStreamConstants.START_ELEMENT) {
             if (!namespace.equals(reader.getNamespaceURI())) {
-                reader.skipElement();
+                skipElement();
                 continue;
             }
             String name = reader.getLocalName();
@@ -248,16 +248,16 @@ final class SoapCall implements AutoCloseable {
                 }
                 spoolContent();
             } else {
-                reader.skipElement();
+                skipElement();
             }
         }
         return false;
     }
 
     /** Reads to the end of the document: the rest of the Body and Envelope, and anything after the root. */
-    private void readToEndOfDocument() throws XMLStreamException {
+    private void readToEndOfDocument() throws XMLStreamException, SoapFault {
         while (reader.hasNext()) {
-            reader.next();
+            next();
         }
         documentRead = true;
     }
@@ -269,7 +269,7 @@ final class SoapCall implements AutoCloseable {
         StringBuilder joined = null;
         int total = 0;
         while (true) {
-            switch (reader.next()) {
+            switch (next()) {
                 case XMLStreamConstants.CHARACTERS:
                 case XMLStreamConstants.CDATA:
                 case XMLStreamConstants.SPACE:
@@ -314,11 +314,43 @@ final class SoapCall implements AutoCloseable {
     }
 
     /** The next start or end tag, skipping text, comments and processing instructions between elements. */
-    private int nextTag() throws XMLStreamException {
+    private int nextTag() throws XMLStreamException, SoapFault {
         int event;
         do {
-            event = reader.next();
+            event = next();
         } while (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT);
+        return event;
+    }
+
+    /** Skips the current element and its content, as {@code reader.skipElement()}, but through {@link #next()}. */
+    private void skipElement() throws XMLStreamException, SoapFault {
+        int depth = 1;
+        while (depth > 0) {
+            int event = next();
+            if (event == XMLStreamConstants.START_ELEMENT) {
+                depth++;
+            } else if (event == XMLStreamConstants.END_ELEMENT) {
+                depth--;
+            }
+        }
+    }
+
+    /**
+     * The next event, with comments and processing instructions bounded by {@link CodecLimits#maxTextLength()}.
+     * Woodstox builds each of them whole (its text limit does not cover them, and cannot be set as it would
+     * also cut the streamed base64 content), so one is refused after it was parsed, within the request size;
+     * other text comes in segments no longer than its input buffer. Every event outside {@code <content>}
+     * passes here.
+     */
+    private int next() throws XMLStreamException, SoapFault {
+        int event = reader.next();
+        if (event == XMLStreamConstants.COMMENT && reader.getTextLength() > limits.maxTextLength()) {
+            throw unreadable("A comment is longer than " + limits.maxTextLength() + " characters.");
+        }
+        if (event == XMLStreamConstants.PROCESSING_INSTRUCTION && reader.getPIData() != null
+                && reader.getPIData().length() > limits.maxTextLength()) {
+            throw unreadable("A processing instruction is longer than " + limits.maxTextLength() + " characters.");
+        }
         return event;
     }
 
