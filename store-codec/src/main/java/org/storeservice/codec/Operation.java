@@ -33,7 +33,10 @@ enum Operation {
         return null;
     }
 
-    /** ASMX's default SOAP action: the namespace, a {@code '/'} unless it already ends with one, the name. */
+    /**
+     * ASMX's default SOAP action ({@code SoapReflector.GetDefaultAction}): the namespace, a {@code '/'} unless
+     * it already ends with one, the name. The one rule for routing, the WSDL and the help pages.
+     */
     String soapAction(String namespace) {
         return namespace.endsWith("/") ? namespace + wireName : namespace + '/' + wireName;
     }
