@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +44,9 @@ class WireTextTest {
         assertEquals("100%", UrlDecoding.decode("100%", StandardCharsets.UTF_8));
         assertEquals("%zz%u12", UrlDecoding.decode("%zz%u12", StandardCharsets.UTF_8));
         assertEquals("\uFFFD", UrlDecoding.decode("%FF", StandardCharsets.UTF_8));
+        assertEquals("%\u0663\u0663%\uFF11\uFF11", UrlDecoding.decode("%\u0663\u0663%\uFF11\uFF11", StandardCharsets.UTF_8));
+        // a 7-bit character joins the bytes before it, as in .NET: %82 and 'a' are one Shift_JIS character
+        assertEquals("\uFF22", UrlDecoding.decode("%82a", Charset.forName("Shift_JIS")));
     }
 
     @Test
