@@ -32,9 +32,13 @@ final class TextEscaping {
         return out == null ? text : out.toString();
     }
 
-    /** Escapes an XML attribute value in double quotes: {@link #xmlText} plus {@code "}. */
+    /**
+     * Escapes an XML attribute value in double quotes as XmlTextWriter does: {@link #xmlText} plus {@code "},
+     * and CR and LF as character references (as {@link MetadataEscaping#markup} does, so the namespace reads
+     * the same in responses and metadata); tab stays raw.
+     */
     static String xmlAttribute(String text) {
-        return xmlText(text).replace("\"", "&quot;");
+        return xmlText(text).replace("\"", "&quot;").replace("\r", "&#xD;").replace("\n", "&#xA;");
     }
 
     /**

@@ -66,5 +66,7 @@ class WireTextTest {
         assertEquals("a &lt;b&gt; &amp; \"c\" 'd'\r\n&#x1;", TextEscaping.xmlText("a <b> & \"c\" 'd'\r\n\u0001"));
         assertEquals("&lt;&gt;&quot;&amp;&#39;&#233;\u20ac", TextEscaping.html("<>\"&'\u00e9\u20ac"));
         assertEquals("urn:&quot;x&quot;", TextEscaping.xmlAttribute("urn:\"x\""));
+        assertEquals("a&#xD;&#xA;\tb'&lt;", TextEscaping.xmlAttribute("a\r\n\tb'<"));
+        assertEquals("a&#xD;&#xA;&#x9;b&#39;&lt;", MetadataEscaping.markup("a\r\n\tb'<"));
     }
 }
