@@ -9,7 +9,9 @@ final class TextEscaping {
 
     /**
      * Escapes XML text as .NET's XmlTextWriter does: {@code &}, {@code <}, {@code >}; CR, LF and tab raw;
-     * other characters XML 1.0 cannot carry as numeric references so the document stays well-formed.
+     * other characters XML 1.0 cannot carry (C0 controls, U+FFFE, U+FFFF) as numeric references such as
+     * {@code &#x1;}. XML 1.0 forbids those references too, so a strict parser rejects such a document; this
+     * only reproduces .NET's bytes.
      */
     static String xmlText(String text) {
         StringBuilder out = null;
