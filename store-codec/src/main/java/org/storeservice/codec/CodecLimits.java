@@ -34,9 +34,11 @@ public final class CodecLimits {
     public static final int DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH = 64 * 1024;
 
     /**
-     * Default maximum length of one text parameter ({@code key}, {@code value}), 4 Mi chars (as many as the
-     * default request size). Stops a huge string from being built in memory when {@link #maxRequestBytes()}
-     * is raised for large {@code WriteBytes} content. Does not apply to {@code content}, which is streamed.
+     * Default maximum length of one text parameter ({@code key}, {@code value}), comment or processing
+     * instruction in a SOAP request, 4 Mi chars (as many as the default request size). Stops a huge string from
+     * being built in memory when {@link #maxRequestBytes()} is raised for large {@code WriteBytes} content
+     * (a comment or processing instruction is parsed whole once, within the request size, then refused).
+     * Does not apply to {@code content}, which is streamed.
      */
     public static final int DEFAULT_MAX_TEXT_LENGTH = 4 * 1024 * 1024;
 
@@ -123,7 +125,7 @@ public final class CodecLimits {
         return maxAttributeValueLength;
     }
 
-    /** Longest accepted {@code key} or {@code value} text, in chars. */
+    /** Longest accepted {@code key} or {@code value} text, comment or processing instruction, in chars. */
     public int maxTextLength() {
         return maxTextLength;
     }

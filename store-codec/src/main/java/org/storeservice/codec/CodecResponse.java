@@ -23,11 +23,6 @@ public final class CodecResponse {
         this.body = body.asReadOnlyBuffer();
     }
 
-    /** A response with {@code status}, {@code headers} (name, value) in order, and {@code body}. */
-    public static CodecResponse of(int status, List<Map.Entry<String, String>> headers, byte[] body) {
-        return new CodecResponse(status, headers, ByteBuffer.wrap(body.clone()));
-    }
-
     /** A builder for a response with {@code status}. */
     public static Builder builder(int status) {
         return new Builder(status);

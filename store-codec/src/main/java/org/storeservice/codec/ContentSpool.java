@@ -55,7 +55,13 @@ final class ContentSpool implements AutoCloseable {
             return;
         }
         try {
-            fileOut.close();
+            if (fileOut != null) { // null if the file was created but could not be opened
+                fileOut.close();
+            }
+        } catch (IOException e) {
+            log.warn("Could not close the content spool file {}", file, e);
+        }
+        try { // even if closing failed: the file must not outlive the request
             Files.deleteIfExists(file);
         } catch (IOException e) {
             log.warn("Could not delete the content spool file {}", file, e);

@@ -154,7 +154,8 @@ final class HelpPages {
         this.serviceList = page(list).bind(config).render(Map.of());
         this.operationPages = OPERATIONS.stream().collect(Collectors.toUnmodifiableMap(Operation::name,
                 op -> page(operationContent(op)).bind(config).bind(Map.of(
-                        "action", MetadataEscaping.markup(WsdlDocument.soapAction(namespace, op.name()))))));
+                        "action", MetadataEscaping.markup(
+                                org.storeservice.codec.Operation.byWireName(op.name()).soapAction(namespace))))));
         this.methodNotFound = page(METHOD_NOT_FOUND).bind(config);
     }
 

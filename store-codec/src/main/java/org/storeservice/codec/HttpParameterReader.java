@@ -29,9 +29,9 @@ final class HttpParameterReader {
             if (end < 0) {
                 end = length;
             }
-            int equals = encoded.indexOf('=', start);
+            int equals = indexOf(encoded, '=', start, end);
             // a pair without '=' has a null name in ASP.NET's collection: it can never name a parameter
-            if (equals >= 0 && equals < end) {
+            if (equals >= 0) {
                 String name = UrlDecoding.decode(encoded.substring(start, equals), charset).toLowerCase(Locale.ROOT);
                 if (names.add(name) && names.size() > maxParameterNames) {
                     throw HttpError.tooManyParameters();
@@ -41,6 +41,19 @@ final class HttpParameterReader {
             start = end + 1;
         }
         return arguments.toCall();
+    }
+
+    /**
+     * The first {@code c} in [{@code from}, {@code to}), or -1. Bounded so that pairs without {@code '='}
+     * ({@code &&&...}) are not each searched to the end of the form: that was quadratic in the form's size.
+     */
+    private static int indexOf(String text, char c, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) == c) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The arguments of one call as they are read. */

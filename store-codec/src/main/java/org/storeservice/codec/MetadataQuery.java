@@ -1,6 +1,5 @@
 package org.storeservice.codec;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,61 +52,16 @@ final class MetadataQuery {
         return values == null || values.isEmpty() ? null : String.join(",", values);
     }
 
+    /** {@code HttpUtility.UrlDecode(s, UTF8)}: never fails; malformed escapes are kept literally. */
+    private static String urlDecode(String text) {
+        return UrlDecoding.decode(text, StandardCharsets.UTF_8);
+    }
+
     private void add(String name, String value) {
         if (name == null) {
             bare.add(value);
         } else {
             named.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
         }
-    }
-
-    /** {@code HttpUtility.UrlDecode(s, UTF8)}: never fails; malformed escapes are kept literally. */
-    static String urlDecode(String text) {
-        if (text.indexOf('%') < 0 && text.indexOf('+') < 0) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '+') {
-                bytes.write(' ');
-            } else if (c == '%' && hex(text, i + 1, 2) >= 0) {
-                bytes.write(hex(text, i + 1, 2));
-                i += 2;
-            } else if (c == '%' && text.startsWith("u", i + 1) && hex(text, i + 2, 4) >= 0) {
-                flush(bytes, out).append((char) hex(text, i + 2, 4));
-                i += 5;
-            } else if (c < 0x80) {
-                bytes.write(c);
-            } else {
-                flush(bytes, out).append(c);
-            }
-        }
-        return flush(bytes, out).toString();
-    }
-
-    private static StringBuilder flush(ByteArrayOutputStream bytes, StringBuilder out) {
-        if (bytes.size() > 0) {
-            out.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
-            bytes.reset();
-        }
-        return out;
-    }
-
-    /** The value of {@code digits} hex digits at {@code from}, or -1 if they are not all hex. */
-    private static int hex(String text, int from, int digits) {
-        if (from + digits > text.length()) {
-            return -1;
-        }
-        int value = 0;
-        for (int i = from; i < from + digits; i++) {
-            int digit = Character.digit(text.charAt(i), 16);
-            if (digit < 0) {
-                return -1;
-            }
-            value = value * 16 + digit;
-        }
-        return value;
     }
 }

@@ -2,25 +2,18 @@ package org.storeservice.codec;
 
 /** The service's two web methods, with their wire names as ASMX's MessageName. */
 enum Operation {
-    WRITE_STRING("WriteString", "value"),
-    WRITE_BYTES("WriteBytes", "content");
+    WRITE_STRING("WriteString"),
+    WRITE_BYTES("WriteBytes");
 
     private final String wireName;
-    private final String secondParameter;
 
-    Operation(String wireName, String secondParameter) {
+    Operation(String wireName) {
         this.wireName = wireName;
-        this.secondParameter = secondParameter;
     }
 
     /** {@code WriteString} or {@code WriteBytes}: the method name, the SOAP wrapper and the HTTP path segment. */
     String wireName() {
         return wireName;
-    }
-
-    /** The parameter after {@code key}: {@code value} or {@code content}. */
-    String secondParameter() {
-        return secondParameter;
     }
 
     /** The operation named exactly {@code name}, or {@code null}. */
@@ -33,7 +26,10 @@ enum Operation {
         return null;
     }
 
-    /** ASMX's default SOAP action: the namespace, a {@code '/'} unless it already ends with one, the name. */
+    /**
+     * ASMX's default SOAP action ({@code SoapReflector.GetDefaultAction}): the namespace, a {@code '/'} unless
+     * it already ends with one, the name. The one rule for routing, the WSDL and the help pages.
+     */
     String soapAction(String namespace) {
         return namespace.endsWith("/") ? namespace + wireName : namespace + '/' + wireName;
     }

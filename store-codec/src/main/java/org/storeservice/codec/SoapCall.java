@@ -128,7 +128,7 @@ final class SoapCall implements AutoCloseable {
     }
 
     private void readEnvelopeToBody() throws XMLStreamException, SoapFault {
-        int event = reader.next();
+        int event = next();
         while (event != XMLStreamConstants.START_ELEMENT) {
             if (event == XMLStreamConstants.DTD) {
                 throw xmlError("For security reasons DTD is prohibited in this XML document.");
@@ -136,13 +136,11 @@ final class SoapCall implements AutoCloseable {
             if (event == XMLStreamConstants.END_DOCUMENT) {
                 throw xmlError("Root element is missing.");
             }
-            event = reader.next();
+            event = next();
         }
         rootSeen = true;
-        if (!"Envelope".equals(reader.getLocalName())) {
-            throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
-                    + "Request format is invalid: Missing required soap:Envelope element.");
-        }
+        // As ASMX: the root's namespace picks the version (GetHelper) and an unknown one is a version mismatch
+        // (CheckHelperVersion) before the root's local name is looked at (wire notes §3).
         String envelopeNamespace = reader.getNamespaceURI();
         envelopeVersion = SoapVersion.byEnvelopeNamespace(envelopeNamespace);
         if (envelopeVersion == null) {
@@ -154,6 +152,9 @@ final class SoapCall implements AutoCloseable {
                 && ContentType.base(contentType).equals(SoapVersion.SOAP_12.mediaType())) {
             throw SoapFault.unsupportedMediaType(SoapVersion.SOAP_11, contentType);
         }
+        if (!"Envelope".equals(reader.getLocalName())) {
+            throw missingElement("Envelope");
+        }
         while (nextTag() == XMLStreamConstants.START_ELEMENT) {
             if (isEnvelopeElement("Body")) {
                 readBodyToWrapper();
@@ -162,11 +163,23 @@ final class SoapCall implements AutoCloseable {
             if (isEnvelopeElement("Header")) {
                 checkHeadersUnderstood();
             } else {
-                reader.skipElement();
+                skipElement();
             }
         }
-        throw new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ
-                + "Request format is invalid: Missing required soap:Body element.");
+        throw missingElement("Body");
+    }
+
+    /**
+     * A missing Envelope or Body. Routing by element, ASMX finds it in GetRequestElement, whose plain
+     * InvalidOperationException becomes a Server fault; routed by action, ReadParameters finds it and wraps it
+     * as a Client fault "unable to read" (wire notes §3).
+     */
+    private SoapFault missingElement(String localName) {
+        String message = "Request format is invalid: Missing required soap:" + localName + " element.";
+        if (routingByElement) {
+            return new SoapFault(version(), FaultCode.SERVER, 500, SoapFault.UNABLE_TO_PROCESS + message);
+        }
+        return new SoapFault(version(), FaultCode.CLIENT, 500, SoapFault.UNABLE_TO_READ + message);
     }
 
     /**
@@ -181,7 +194,7 @@ final class SoapCall implements AutoCloseable {
                 throw new SoapFault(envelopeVersion, FaultCode.MUST_UNDERSTAND, 500,
                         "SOAP header " + reader.getLocalName() + " was not understood.");
             }
-            reader.skipElement();
+            skipElement();
         }
     }
 
@@ -197,10 +210,11 @@ final class SoapCall implements AutoCloseable {
             }
         }
         routingByElement = false;
-        if (hasChild && !isWrapperOf(operation)) {
-            // routed by action to another element: ASMX's serializer ignores it, every parameter stays null
-            reader.skipElement();
-            hasChild = false;
+        // Routed by action, ASMX's serializer skips Body children other than the wrapper as unknown nodes; with
+        // no wrapper every parameter stays null. Routed by element, the first child is the wrapper.
+        while (hasChild && !isWrapperOf(operation)) {
+            skipElement();
+            hasChild = nextTag() == XMLStreamConstants.START_ELEMENT;
         }
         if (!hasChild) {
             // parameters all null; readParameters() sees the wrapper as already ended
@@ -218,7 +232,7 @@ final class SoapCall implements AutoCloseable {
         }
         while (nextTag() == XMLStreamConstants.START_ELEMENT) {
             if (!namespace.equals(reader.getNamespaceURI())) {
-                reader.skipElement();
+                skipElement();
                 continue;
             }
             String name = reader.getLocalName();
@@ -234,16 +248,16 @@ final class SoapCall implements AutoCloseable {
                 }
                 spoolContent();
             } else {
-                reader.skipElement();
+                skipElement();
             }
         }
         return false;
     }
 
     /** Reads to the end of the document: the rest of the Body and Envelope, and anything after the root. */
-    private void readToEndOfDocument() throws XMLStreamException {
+    private void readToEndOfDocument() throws XMLStreamException, SoapFault {
         while (reader.hasNext()) {
-            reader.next();
+            next();
         }
         documentRead = true;
     }
@@ -255,7 +269,7 @@ final class SoapCall implements AutoCloseable {
         StringBuilder joined = null;
         int total = 0;
         while (true) {
-            switch (reader.next()) {
+            switch (next()) {
                 case XMLStreamConstants.CHARACTERS:
                 case XMLStreamConstants.CDATA:
                 case XMLStreamConstants.SPACE:
@@ -300,11 +314,43 @@ final class SoapCall implements AutoCloseable {
     }
 
     /** The next start or end tag, skipping text, comments and processing instructions between elements. */
-    private int nextTag() throws XMLStreamException {
+    private int nextTag() throws XMLStreamException, SoapFault {
         int event;
         do {
-            event = reader.next();
+            event = next();
         } while (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT);
+        return event;
+    }
+
+    /** Skips the current element and its content, as {@code reader.skipElement()}, but through {@link #next()}. */
+    private void skipElement() throws XMLStreamException, SoapFault {
+        int depth = 1;
+        while (depth > 0) {
+            int event = next();
+            if (event == XMLStreamConstants.START_ELEMENT) {
+                depth++;
+            } else if (event == XMLStreamConstants.END_ELEMENT) {
+                depth--;
+            }
+        }
+    }
+
+    /**
+     * The next event, with comments and processing instructions bounded by {@link CodecLimits#maxTextLength()}.
+     * Woodstox builds each of them whole (its text limit does not cover them, and cannot be set as it would
+     * also cut the streamed base64 content), so one is refused after it was parsed, within the request size;
+     * other text comes in segments no longer than its input buffer. Every event outside {@code <content>}
+     * passes here.
+     */
+    private int next() throws XMLStreamException, SoapFault {
+        int event = reader.next();
+        if (event == XMLStreamConstants.COMMENT && reader.getTextLength() > limits.maxTextLength()) {
+            throw unreadable("A comment is longer than " + limits.maxTextLength() + " characters.");
+        }
+        if (event == XMLStreamConstants.PROCESSING_INSTRUCTION && reader.getPIData() != null
+                && reader.getPIData().length() > limits.maxTextLength()) {
+            throw unreadable("A processing instruction is longer than " + limits.maxTextLength() + " characters.");
+        }
         return event;
     }
 
@@ -320,7 +366,8 @@ final class SoapCall implements AutoCloseable {
     SoapFault xmlFault(XMLStreamException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof RequestTooLargeException) {
-                return SoapFault.tooLarge(version());
+                // ASMX raises it while first reading the body, before the envelope: in the guessed version
+                return SoapFault.tooLarge(guessedVersion);
             }
         }
         if (e instanceof WstxEOFException && !rootSeen) {

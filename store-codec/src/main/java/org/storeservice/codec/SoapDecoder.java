@@ -59,7 +59,8 @@ final class SoapDecoder {
             }
         } else {
             String parameter = ContentType.parameter(contentType, "action");
-            action = parameter == null ? null : UrlDecoding.decode(parameter, StandardCharsets.UTF_8);
+            // Soap12ServerProtocolHelper.RouteRequest treats an empty action as none (wire notes §2)
+            action = parameter == null || parameter.isEmpty() ? null : UrlDecoding.decode(parameter, StandardCharsets.UTF_8);
         }
         Operation routed = action == null ? null : operationsByAction.get(action);
         SoapCall call = new SoapCall(namespace, limits, guessed, contentType, action, routed);

@@ -9,7 +9,9 @@ final class TextEscaping {
 
     /**
      * Escapes XML text as .NET's XmlTextWriter does: {@code &}, {@code <}, {@code >}; CR, LF and tab raw;
-     * other characters XML 1.0 cannot carry as numeric references so the document stays well-formed.
+     * other characters XML 1.0 cannot carry (C0 controls, U+FFFE, U+FFFF) as numeric references such as
+     * {@code &#x1;}. XML 1.0 forbids those references too, so a strict parser rejects such a document; this
+     * only reproduces .NET's bytes.
      */
     static String xmlText(String text) {
         StringBuilder out = null;
@@ -32,9 +34,13 @@ final class TextEscaping {
         return out == null ? text : out.toString();
     }
 
-    /** Escapes an XML attribute value in double quotes: {@link #xmlText} plus {@code "}. */
+    /**
+     * Escapes an XML attribute value in double quotes as XmlTextWriter does: {@link #xmlText} plus {@code "},
+     * and CR and LF as character references (as {@link MetadataEscaping#markup} does, so the namespace reads
+     * the same in responses and metadata); tab stays raw.
+     */
     static String xmlAttribute(String text) {
-        return xmlText(text).replace("\"", "&quot;");
+        return xmlText(text).replace("\"", "&quot;").replace("\r", "&#xD;").replace("\n", "&#xA;");
     }
 
     /**

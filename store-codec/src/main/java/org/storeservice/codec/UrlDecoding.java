@@ -4,9 +4,10 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.Charset;
 
 /**
- * URL-decodes as .NET's {@code HttpUtility.UrlDecode}: {@code '+'} is a space, {@code %xx} a byte,
- * {@code %uXXXX} a UTF-16 unit; a malformed escape stays as written; bytes decode in the given charset
- * (malformed sequences become U+FFFD).
+ * URL-decodes as .NET's {@code HttpUtility.UrlDecode}: {@code '+'} is a space, {@code %xx} a byte (ASCII hex
+ * digits only), {@code %uXXXX} a UTF-16 unit; a malformed escape stays as written; bytes, with the 7-bit
+ * characters between them, decode together in the given charset (malformed sequences become U+FFFD).
+ * The one URL decoder of the codec: SOAP actions, HTTP GET/POST parameters and metadata queries.
  */
 final class UrlDecoding {
     private UrlDecoding() {
@@ -28,9 +29,12 @@ final class UrlDecoding {
             } else if (c == '%' && i + 2 < length && hexValue(text, i + 1, 2) >= 0) {
                 pendingBytes.write(hexValue(text, i + 1, 2));
                 i += 2;
+            } else if (c < 0x80) {
+                // as .NET: a 7-bit character joins the pending bytes (it may end a multi-byte sequence)
+                pendingBytes.write(c == '+' ? ' ' : c);
             } else {
                 flush(pendingBytes, out, charset);
-                out.append(c == '+' ? ' ' : c);
+                out.append(c);
             }
         }
         flush(pendingBytes, out, charset);

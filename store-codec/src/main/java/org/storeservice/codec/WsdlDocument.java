@@ -244,8 +244,8 @@ final class WsdlDocument {
         this.template = MetadataTemplate.of(TEMPLATE).bind(Map.of(
                 "tns", MetadataEscaping.markup(namespace),
                 "abstractTypes", MetadataEscaping.markup(abstractTypesNamespace(namespace)),
-                "writeStringAction", MetadataEscaping.markup(soapAction(namespace, "WriteString")),
-                "writeBytesAction", MetadataEscaping.markup(soapAction(namespace, "WriteBytes"))));
+                "writeStringAction", MetadataEscaping.markup(Operation.WRITE_STRING.soapAction(namespace)),
+                "writeBytesAction", MetadataEscaping.markup(Operation.WRITE_BYTES.soapAction(namespace))));
     }
 
     /** The WSDL whose four ports have {@code address} (an absolute, percent-encoded URI) as location. */
@@ -253,16 +253,8 @@ final class WsdlDocument {
         return template.render(Map.of("address", MetadataEscaping.markup(address)));
     }
 
-    /**
-     * ASMX's default SOAP action ({@code SoapReflector.GetDefaultAction}): namespace + {@code '/'} + name,
-     * without the {@code '/'} when the namespace already ends with one.
-     */
-    static String soapAction(String namespace, String operation) {
-        return namespace.endsWith("/") ? namespace + operation : namespace + "/" + operation;
-    }
-
     /** The namespace of the {@code StringArray} schema: the service namespace + ({@code '/'} +) {@code AbstractTypes}. */
     static String abstractTypesNamespace(String namespace) {
-        return soapAction(namespace, "AbstractTypes");
+        return namespace.endsWith("/") ? namespace + "AbstractTypes" : namespace + "/AbstractTypes";
     }
 }

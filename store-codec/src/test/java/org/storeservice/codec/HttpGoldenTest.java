@@ -133,6 +133,23 @@ class HttpGoldenTest {
     }
 
     @Test
+    void formsJustUnderTheSizeLimitOfEmptyOrUnnamedPairsAreRead() {
+        // each pair used to be searched for '=' to the end of the form: minutes of CPU for one such request
+        assertResponse(200, OK, SUCCESS, httpPost("WriteString", justUnderTheLimit("&", "key=k&value=v")));
+        assertEquals("v", fixture.text("k").orElseThrow());
+        assertResponse(200, OK, SUCCESS, httpPost("WriteString", justUnderTheLimit("a=&", "key=k2&value=v2")));
+        assertEquals("v2", fixture.text("k2").orElseThrow());
+    }
+
+    /** {@code filler} repeated, then {@code tail}: as long as fits in the default size limit, less one byte at most. */
+    private static String justUnderTheLimit(String filler, String tail) {
+        int room = (int) CodecLimits.DEFAULT_MAX_REQUEST_BYTES - 1 - tail.length();
+        String form = filler.repeat(room / filler.length()) + tail;
+        assertEquals(true, form.length() < CodecLimits.DEFAULT_MAX_REQUEST_BYTES && form.length() > room - filler.length());
+        return form;
+    }
+
+    @Test
     void parameterNameLimitIsExact() {
         Fixture limited = new Fixture(CodecLimits.builder().maxParameterNames(3).build());
         assertResponse(200, OK, SUCCESS, limited.handle(get(PATH + "/WriteString", "key=k&value=v&a=1&A=2&value=w")));

@@ -70,6 +70,28 @@ class LimitsTest {
     }
 
     @Test
+    void commentLengthInASkippedElement() {
+        // Woodstox builds a comment whole, so the text limit bounds comments wherever they are
+        CodecLimits limits = CodecLimits.builder().maxTextLength(50).build();
+        assertBoundary(limits, 50, n -> withExtra("<a><!--" + "x".repeat(n) + "--></a>"), 400);
+    }
+
+    @Test
+    void processingInstructionLengthBeforeTheEnvelope() {
+        CodecLimits limits = CodecLimits.builder().maxTextLength(50).build();
+        assertBoundary(limits, 50, n -> "<?p " + "x".repeat(n) + "?>" + withExtra(""), 400);
+    }
+
+    @Test
+    void commentLimitAppliesAfterStreamedContent() {
+        Fixture fixture = new Fixture(CodecLimits.builder().maxTextLength(10).build());
+        CodecResponse response = fixture.handle(Fixture.soap12Post(Fixture.soap12(Fixture.writeBytes("k", "AQ==")) + "<!--" + "x".repeat(11) + "-->"));
+        assertEquals(400, response.status(), Fixture.body(response));
+        assertTrue(Fixture.body(response).contains("A comment is longer than 10 characters."), Fixture.body(response));
+        fixture.assertNothingStored();
+    }
+
+    @Test
     void textLimitDoesNotApplyToStreamedContent() {
         Fixture fixture = new Fixture(CodecLimits.builder().maxTextLength(10).build());
         CodecResponse response = fixture.handle(Fixture.soap12Post(Fixture.soap12(Fixture.writeBytes("k", "A".repeat(4000)))));

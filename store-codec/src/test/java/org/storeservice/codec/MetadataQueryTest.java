@@ -3,6 +3,7 @@ package org.storeservice.codec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class MetadataQueryTest {
@@ -36,12 +37,18 @@ class MetadataQueryTest {
 
     @Test
     void decodesLikeHttpUtilityUrlDecode() {
-        assertEquals("a b", MetadataQuery.urlDecode("a+b"));
-        assertEquals("<é>", MetadataQuery.urlDecode("%3C%C3%A9%3e"));
-        assertEquals("A", MetadataQuery.urlDecode("%u0041"));
-        assertEquals("100%", MetadataQuery.urlDecode("100%"));
-        assertEquals("%zz%4", MetadataQuery.urlDecode("%zz%4"));
-        assertEquals("\uFFFD", MetadataQuery.urlDecode("%C3"));
+        assertEquals("a b", decode("a+b"));
+        assertEquals("<é>", decode("%3C%C3%A9%3e"));
+        assertEquals("A", decode("%u0041"));
+        assertEquals("100%", decode("100%"));
+        assertEquals("%zz%4", decode("%zz%4"));
+        assertEquals("\uFFFD", decode("%C3"));
         assertEquals("wsdl", MetadataQuery.parse("%77sdl").get(null));
+        // .NET's HexToInt takes ASCII digits only, not ARABIC-INDIC DIGIT THREE
+        assertEquals("wsdl%\u0663\u0663", MetadataQuery.parse("wsdl%\u0663\u0663").get(null));
+    }
+
+    private static String decode(String text) {
+        return UrlDecoding.decode(text, StandardCharsets.UTF_8);
     }
 }

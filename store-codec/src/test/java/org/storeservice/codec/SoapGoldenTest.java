@@ -158,6 +158,15 @@ class SoapGoldenTest {
     }
 
     @Test
+    void soap12EmptyActionIsNoAction() {
+        CodecResponse unknown = fixture.handle(post(PATH, soap12("<Nope xmlns=\"" + NS + "\"/>"))
+                .header("Content-Type", "application/soap+xml; action=\"\""));
+        assertResponse(500, FAULT_12, fault12("Sender", "Unable to handle request without a valid action parameter. Please supply a valid soap action."), unknown);
+        CodecResponse routed = fixture.handle(post(PATH, soap12(writeString("k", "v"))).header("Content-Type", "application/soap+xml;action="));
+        assertResponse(200, OK_12, success(SOAP12, "WriteString", "Success"), routed);
+    }
+
+    @Test
     void soap12UnknownActionFallsBackToTheBodyElement() {
         CodecResponse response = fixture.handle(post(PATH, soap12(writeString("k", "v")))
                 .header("Content-Type", "application/soap+xml; action='urn:nope'"));
@@ -231,25 +240,58 @@ class SoapGoldenTest {
     @Test
     void unknownEnvelopeNamespaceIsVersionMismatchWithUpgradeHeader() {
         CodecResponse response = fixture.handle(soap11Post("WriteString", "<e:Envelope xmlns:e=\"urn:other\"><e:Body/></e:Envelope>"));
-        assertResponse(500, FAULT_11, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
+        assertResponse(500, FAULT_11, versionMismatch("urn:other"), response);
+    }
+
+    private static String versionMismatch(String rootNamespace) {
+        return XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
                 + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
                 + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
-                + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace urn:other was unexpected. "
-                + "Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>", response);
+                + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace " + rootNamespace
+                + " was unexpected. Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>";
     }
 
     @Test
-    void envelopeWithoutBodyIsAClientFault() {
+    void envelopeWithoutBodyIsAClientFaultWhenRoutedByAction() {
         CodecResponse response = fixture.handle(soap11Post("WriteString", "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"/>"));
         assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Body element."), response);
-        CodecResponse soap12 = fixture.handle(soap12Post("<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>"));
+        CodecResponse soap12 = fixture.handle(post(PATH, "<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>")
+                .header("Content-Type", "application/soap+xml; action=\"http://tempuri.org/WriteString\""));
         assertResponse(500, FAULT_12, fault12("Sender", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Body element."), soap12);
     }
 
     @Test
-    void rootOtherThanEnvelopeIsAClientFault() {
+    void missingEnvelopeOrBodyIsAServerFaultWhenRoutingByElement() {
+        // ASMX's GetRequestElement throws a plain InvalidOperationException: "unable to process", Server/Receiver
+        String reason = "Server was unable to process request. ---&gt; Request format is invalid: Missing required soap:";
+        CodecResponse noBody = fixture.handle(soap12Post("<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"><soap:Header/><Body/></soap:Envelope>"));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason + "Body element."), noBody);
+        CodecResponse empty = fixture.handle(post(PATH, "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"/>").header("Content-Type", "text/xml"));
+        assertResponse(500, FAULT_11, fault11("Server", reason + "Body element."), empty);
+        CodecResponse misspelt = fixture.handle(soap12Post("<s:Envelop xmlns:s=\"" + SOAP12 + "\"><s:Body>" + writeString("k", "v") + "</s:Body></s:Envelop>"));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason + "Envelope element."), misspelt);
+        fixture.assertNothingStored();
+    }
+
+    @Test
+    void rootInAnotherNamespaceIsVersionMismatchWhateverItsName() {
+        // ASMX checks the root's namespace (CheckHelperVersion) before its local name
         CodecResponse response = fixture.handle(soap11Post("WriteString", writeString("k", "v")));
-        assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), response);
+        assertResponse(500, FAULT_11, versionMismatch(NS), response);
+        CodecResponse unqualified = fixture.handle(soap12Post("<Envelope><Body>" + writeString("k", "v") + "</Body></Envelope>"));
+        assertResponse(500, FAULT_11, versionMismatch(""), unqualified);
+        fixture.assertNothingStored();
+    }
+
+    @Test
+    void misspeltEnvelopeIsAClientFaultInTheRootNamespacesVersion() {
+        // a SOAPAction makes 1.1 the guess; the root's namespace says 1.2, and the fault follows it
+        CodecResponse soap12 = fixture.handle(soap11Post("WriteString",
+                "<s12:Envelop xmlns:s12=\"" + SOAP12 + "\"><s12:Body>" + writeString("k", "v") + "</s12:Body></s12:Envelop>"));
+        assertResponse(500, FAULT_12, fault12("Sender", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), soap12);
+        CodecResponse soap11 = fixture.handle(soap11Post("WriteString",
+                "<soap:Envelop xmlns:soap=\"" + SOAP11 + "\"><soap:Body>" + writeString("k", "v") + "</soap:Body></soap:Envelop>"));
+        assertResponse(500, FAULT_11, fault11("Client", "Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Envelope element."), soap11);
         fixture.assertNothingStored();
     }
 
@@ -300,6 +342,21 @@ class SoapGoldenTest {
         assertResponse(500, FAULT_11, fault11("Server", reason), counted);
         CodecResponse declared = small.handle(soap12Post(soap12(writeString("k", "v"))).header("Content-Length", "101"));
         assertResponse(500, FAULT_12, fault12("Receiver", reason), declared);
+        small.assertNothingStored();
+    }
+
+    @Test
+    void requestOverTheSizeLimitIsAnsweredInTheVersionGuessedFromTheHeaders() {
+        // ASMX reads the whole body before it reads the envelope, so the envelope's version is never known
+        Fixture small = new Fixture(CodecLimits.builder().maxRequestBytes(300).build());
+        String reason = "There was an exception running the extensions specified in the config file. ---&gt; Maximum request length exceeded.";
+        // in 100-byte reads, so the envelope has been read when the limit is reached
+        CodecResponse soap12WithSoapAction = small.handle(soap11Post("WriteString", "")
+                .body(Fixture.chunked(soap12(writeString("k", "v".repeat(300))).getBytes(StandardCharsets.UTF_8), 100)));
+        assertResponse(500, FAULT_11, fault11("Server", reason), soap12WithSoapAction);
+        CodecResponse soap11WithoutSoapAction = small.handle(post(PATH, "").header("Content-Type", "text/xml")
+                .body(Fixture.chunked(soap11(writeString("k", "v".repeat(300))).getBytes(StandardCharsets.UTF_8), 100)));
+        assertResponse(500, FAULT_12, fault12("Receiver", reason), soap11WithoutSoapAction);
         small.assertNothingStored();
     }
 

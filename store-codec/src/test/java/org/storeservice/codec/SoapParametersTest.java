@@ -2,6 +2,8 @@ package org.storeservice.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -18,9 +20,17 @@ import static org.storeservice.codec.Fixture.soap11Post;
 import static org.storeservice.codec.Fixture.soap12;
 import static org.storeservice.codec.Fixture.soap12Post;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.Status;
 import org.storeservice.api.Store;
@@ -83,6 +93,20 @@ class SoapParametersTest {
         StoreCodec codec = StoreCodec.builder(store).build();
         codec.handle(soap11Post("WriteBytes", soap11("<WriteBytes xmlns=\"urn:other\"><key>k</key><content>AQ==</content></WriteBytes>")).build());
         verify(store).writeBytes(null, (java.io.InputStream) null);
+    }
+
+    @Test
+    void bodyChildrenBeforeTheWrapperAreSkippedWhenRoutedByAction() {
+        // ASMX's serializer skips unknown nodes until it finds the wrapper the action named
+        fixture.handle(soap11Post("WriteString", soap11("<x/><WriteBytes xmlns=\"" + NS + "\"><key>b</key></WriteBytes>"
+                + "<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")));
+        assertEquals("v", fixture.text("k").orElseThrow());
+        assertEquals(1, fixture.entryCount());
+        Store store = mock(Store.class);
+        when(store.writeString(any(), any())).thenReturn(Status.ERROR);
+        StoreCodec codec = StoreCodec.builder(store).build();
+        codec.handle(soap11Post("WriteString", soap11("<x/><WriteBytes xmlns=\"" + NS + "\"><key>k</key></WriteBytes>")).build());
+        verify(store).writeString(null, null);
     }
 
     @Test
@@ -151,6 +175,68 @@ class SoapParametersTest {
                 + Base64.getEncoder().encodeToString(data) + "</content><key>k</key></WriteBytes>")));
         assertEquals(200, response.status());
         assertArrayEquals(data, spooling.bytes("k").orElseThrow());
+    }
+
+    @Test
+    void theSpoolFileIsDeletedAfterTheRequestWhetherItSucceedsOrFails() throws IOException {
+        byte[] data = new byte[200_000];
+        new java.util.Random(2).nextBytes(data);
+        byte[] spooled = Arrays.copyOfRange(data, 1000, data.length); // what goes past the memory part
+        Fixture spooling = new Fixture(CodecLimits.builder().spoolMemoryBytes(1000).build());
+        String wrapper = "<WriteBytes xmlns=\"" + NS + "\"><content>" + Base64.getEncoder().encodeToString(data)
+                + "</content><key>k</key></WriteBytes>";
+
+        SpoolFileFinder ok = new SpoolFileFinder(soap12(wrapper), spooled);
+        assertEquals(200, spooling.handle(soap12Post("").body(ok)).status());
+        assertArrayEquals(data, spooling.bytes("k").orElseThrow());
+        assertNotNull(ok.found, "spool file seen during the request");
+        assertFalse(Files.exists(ok.found), "spool file left behind: " + ok.found);
+
+        SpoolFileFinder broken = new SpoolFileFinder(soap12(wrapper).replace("</soap12:Envelope>", "</soap12:Envelop>"), spooled);
+        assertEquals(400, spooling.handle(soap12Post("").body(broken)).status());
+        assertNotNull(broken.found, "spool file seen during the request");
+        assertFalse(Files.exists(broken.found), "spool file left behind: " + broken.found);
+    }
+
+    /**
+     * A request body that, when the parser asks for what follows {@code </content>} (so the content has been
+     * spooled but the request is not finished), looks in the temporary directory for the spool file starting
+     * with {@code spooled}'s first 64 KiB: other builds may be spooling there too.
+     */
+    private static final class SpoolFileFinder extends ByteArrayInputStream {
+        private static final int PREFIX = 64 * 1024;
+        private final byte[] spooled;
+        private final int contentEnd;
+        Path found;
+
+        SpoolFileFinder(String xml, byte[] spooled) {
+            super(xml.getBytes(StandardCharsets.UTF_8));
+            this.spooled = spooled;
+            this.contentEnd = xml.indexOf("</content>"); // the XML is ASCII: char and byte offsets agree
+        }
+
+        @Override
+        public synchronized int read(byte[] b, int off, int len) {
+            if (pos >= contentEnd && found == null) {
+                try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+                    found = files.filter(f -> f.getFileName().toString().matches("store-content-.*\\.spool"))
+                            .filter(this::startsWithSpooled).findFirst().orElse(null);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            // never in one read both the content's end and what follows it
+            int limit = pos < contentEnd ? contentEnd - pos : len;
+            return super.read(b, off, Math.min(Math.min(len, limit), 8192));
+        }
+
+        private boolean startsWithSpooled(Path file) {
+            try (InputStream in = Files.newInputStream(file)) {
+                return Arrays.equals(in.readNBytes(PREFIX), Arrays.copyOf(spooled, PREFIX));
+            } catch (IOException e) {
+                return false; // another build's file, gone meanwhile
+            }
+        }
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +44,9 @@ class WireTextTest {
         assertEquals("100%", UrlDecoding.decode("100%", StandardCharsets.UTF_8));
         assertEquals("%zz%u12", UrlDecoding.decode("%zz%u12", StandardCharsets.UTF_8));
         assertEquals("\uFFFD", UrlDecoding.decode("%FF", StandardCharsets.UTF_8));
+        assertEquals("%\u0663\u0663%\uFF11\uFF11", UrlDecoding.decode("%\u0663\u0663%\uFF11\uFF11", StandardCharsets.UTF_8));
+        // a 7-bit character joins the bytes before it, as in .NET: %82 and 'a' are one Shift_JIS character
+        assertEquals("\uFF22", UrlDecoding.decode("%82a", Charset.forName("Shift_JIS")));
     }
 
     @Test
@@ -62,5 +66,7 @@ class WireTextTest {
         assertEquals("a &lt;b&gt; &amp; \"c\" 'd'\r\n&#x1;", TextEscaping.xmlText("a <b> & \"c\" 'd'\r\n\u0001"));
         assertEquals("&lt;&gt;&quot;&amp;&#39;&#233;\u20ac", TextEscaping.html("<>\"&'\u00e9\u20ac"));
         assertEquals("urn:&quot;x&quot;", TextEscaping.xmlAttribute("urn:\"x\""));
+        assertEquals("a&#xD;&#xA;\tb'&lt;", TextEscaping.xmlAttribute("a\r\n\tb'<"));
+        assertEquals("a&#xD;&#xA;&#x9;b&#39;&lt;", MetadataEscaping.markup("a\r\n\tb'<"));
     }
 }

@@ -149,8 +149,8 @@ class WsdlDocumentTest {
 
     @Test
     void asmxActionAndAbstractTypesRules() {
-        assertEquals("http://tempuri.org/WriteString", WsdlDocument.soapAction("http://tempuri.org/", "WriteString"));
-        assertEquals("urn:x/WriteString", WsdlDocument.soapAction("urn:x", "WriteString"));
+        assertEquals("http://tempuri.org/WriteString", Operation.WRITE_STRING.soapAction("http://tempuri.org/"));
+        assertEquals("urn:x/WriteBytes", Operation.WRITE_BYTES.soapAction("urn:x"));
         assertEquals("http://tempuri.org/AbstractTypes", WsdlDocument.abstractTypesNamespace("http://tempuri.org/"));
         assertEquals("urn:x/AbstractTypes", WsdlDocument.abstractTypesNamespace("urn:x"));
     }
