@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.storeservice.api.StoreLimits;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.jetty.StoreServer;
@@ -43,6 +44,9 @@ final class ServerOptions {
             "                           or files:DIR (default " + DEFAULT_STORAGE_URI + ")",
             "  --namespace URI          the service's XML namespace (default " + StoreCodec.DEFAULT_NAMESPACE + ")",
             "  --max-request-bytes N    largest request body accepted (default " + CodecLimits.DEFAULT_MAX_REQUEST_BYTES + ")",
+            "  --max-value-bytes N      largest value stored, UTF-8 bytes for text (default "
+                    + StoreLimits.DEFAULT_MAX_VALUE_BYTES + ")",
+            "  --max-key-length N       longest key stored, in UTF-16 chars (default " + StoreLimits.DEFAULT_MAX_KEY_LENGTH + ")",
             "  --idle-timeout SECONDS   close a connection silent for this long (default "
                     + StoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds() + ")",
             "  --stop-timeout SECONDS   on stop, wait this long for requests in flight (default "
@@ -51,13 +55,15 @@ final class ServerOptions {
             "");
 
     private static final Set<String> VALUED_OPTIONS = Set.of("--port", "--host", "--storage", "--namespace",
-            "--max-request-bytes", "--idle-timeout", "--stop-timeout");
+            "--max-request-bytes", "--max-value-bytes", "--max-key-length", "--idle-timeout", "--stop-timeout");
 
     private int port = StoreServer.DEFAULT_PORT;
     private String host = StoreServer.DEFAULT_HOST;
     private String storageUri = DEFAULT_STORAGE_URI;
     private String namespace = StoreCodec.DEFAULT_NAMESPACE;
     private long maxRequestBytes = CodecLimits.DEFAULT_MAX_REQUEST_BYTES;
+    private long maxValueBytes = StoreLimits.DEFAULT_MAX_VALUE_BYTES;
+    private int maxKeyLength = StoreLimits.DEFAULT_MAX_KEY_LENGTH;
     private Duration idleTimeout = StoreServer.DEFAULT_IDLE_TIMEOUT;
     private Duration stopTimeout = StoreServer.DEFAULT_STOP_TIMEOUT;
     private boolean help;
@@ -116,6 +122,12 @@ final class ServerOptions {
             case "--max-request-bytes":
                 maxRequestBytes = number(name, value, 0, Long.MAX_VALUE);
                 break;
+            case "--max-value-bytes":
+                maxValueBytes = number(name, value, 0, Long.MAX_VALUE);
+                break;
+            case "--max-key-length":
+                maxKeyLength = (int) number(name, value, 1, Integer.MAX_VALUE);
+                break;
             case "--idle-timeout":
                 idleTimeout = seconds(name, value);
                 break;
@@ -152,6 +164,10 @@ final class ServerOptions {
         return maxRequestBytes;
     }
 
+    StoreLimits storeLimits() {
+        return StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build();
+    }
+
     Duration idleTimeout() {
         return idleTimeout;
     }
@@ -168,6 +184,7 @@ final class ServerOptions {
                 .storageUri(storageUri)
                 .namespace(namespace)
                 .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())
+                .storeLimits(storeLimits())
                 .idleTimeout(idleTimeout)
                 .stopTimeout(stopTimeout);
     }
