@@ -31,6 +31,7 @@ final class Requests {
         final String contentType;
         final String soapAction;
         final byte[] body;
+        final String contentLength;
 
         Template(String method, String path, String query, String contentType, String soapAction, byte[] body) {
             this.method = method;
@@ -39,6 +40,7 @@ final class Requests {
             this.contentType = contentType;
             this.soapAction = soapAction;
             this.body = body;
+            this.contentLength = Integer.toString(body.length);
         }
 
         /** A fresh request, with the headers a Jetty adapter passes on (wrk sends Host and Content-Length). */
@@ -52,7 +54,7 @@ final class Requests {
                 builder.header("SOAPAction", soapAction);
             }
             if (body.length > 0) {
-                builder.header("Content-Length", Integer.toString(body.length));
+                builder.header("Content-Length", contentLength);
             }
             return builder.body(new ByteArrayInputStream(body)).build();
         }
