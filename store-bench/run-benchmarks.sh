@@ -17,8 +17,9 @@
 #                   temporary folder, this module's hg.lua/hp.lua are added to its load/, and peers whose jar is
 #                   not in the copy are built there (mvn). Point it at an already built copy to skip the builds.
 #        JAVA       java launcher (default java)
-# Before each measured step it waits (up to 20 min, unless --no-wait) for a quiet machine: no other Maven or
-# test JVM, 1-minute load average under 0.5; it records the load average before and after each step.
+# Before each measured step it waits (up to QUIET_MAX_SECONDS, default 20 min, unless --no-wait) for a quiet
+# machine: no other Maven or test JVM, CPUs >= 90% idle over 3 s, 1-minute load average under 2; it records the
+# load average before and after each step.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -52,16 +53,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
+idle_pct() { # share of CPU time idle over the next 3 s, from /proc/stat
+  local a b
+  a=($(head -1 /proc/stat)); sleep 3; b=($(head -1 /proc/stat))
+  local total=0 i
+  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+  echo $(( 100 * (b[4] - a[4] + b[5] - a[5]) / (total > 0 ? total : 1) ))
+}
 quiet() { # wait for a quiet machine before a measured step
   local step=$1 waited=0
   if [ "$wait_quiet" = 1 ]; then
     while :; do
-      local others load
+      local others load idle
       others=$(pgrep -f 'plexus-classworlds|surefire|failsafe' | grep -v "^$$\$" || true)
       load=$(cut -d' ' -f1 /proc/loadavg)
-      if [ -z "$others" ] && awk -v l="$load" 'BEGIN { exit !(l < 0.5) }'; then break; fi
-      if [ "$waited" -ge 1200 ]; then log "machine still busy after 20 min (load $load); measuring anyway"; break; fi
-      sleep 15; waited=$((waited + 15))
+      idle=$(idle_pct)
+      # Quiet: nobody else's build or tests, and the CPUs idle now (>= 90% over 3 s). The 1-minute load
+      # average lags (it stays up for a minute after our own previous step), so it only has to be under 2
+      # when the instant idle share says the machine is quiet; it is recorded before and after each step.
+      if [ -z "$others" ] && [ "$idle" -ge 90 ] && awk -v l="$load" 'BEGIN { exit !(l < 2) }'; then break; fi
+      if [ "$waited" -ge "${QUIET_MAX_SECONDS:-1200}" ]; then log "machine still busy after ${waited}s (load $load, idle $idle%); measuring anyway"; break; fi
+      log "waiting for a quiet machine (others: $(echo $others | wc -w), load $load, idle $idle%)"
+      sleep 12; waited=$((waited + 15))
     done
   fi
   echo "- $step: load average before: $(cut -d' ' -f1-3 /proc/loadavg) (waited ${waited}s)" >> "$out/loadavg.md"
@@ -170,14 +183,22 @@ if want startup; then
     --data-binary '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><WriteString xmlns="http://tempuri.org/"><key>k</key><value>v</value></WriteString></soap:Body></soap:Envelope>' \
     http://127.0.0.1:18120/API/Store.asmx
   kill "$dpid"; wait "$dpid" 2>/dev/null || true
-  for mode in plain appcds; do
-    flags=(-Xmx1g); [ "$mode" = appcds ] && flags+=(-XX:SharedArchiveFile="$cds")
+  # jetty.flag: Jetty's MemoryUtils otherwise starts the JMX platform MBean server (~150 ms) only to ask
+  # whether oops are compressed; 16 references per 64-byte cache line is the answer for any heap under 32 GiB.
+  jflag=-Dorg.eclipse.jetty.util.referencesPerCacheLine=16
+  for mode in plain appcds appcds-jettyflag; do
+    flags=(-Xmx1g)
+    case $mode in
+      appcds) flags+=(-XX:SharedArchiveFile="$cds");;
+      appcds-jettyflag) flags+=(-XX:SharedArchiveFile="$cds" "$jflag");;
+    esac
     store-bench/startup-time.sh --runs "$startup_runs" -- "$JAVA" "${flags[@]}" -jar "$server_jar" --port 18121 \
       > "$out/startup-$mode.txt"
   done
   after startup
   { echo "## Start to first answered request (ms; $startup_runs runs)"; echo; echo '```';
-    echo "plain:  $(tail -1 "$out/startup-plain.txt")"; echo "AppCDS: $(tail -1 "$out/startup-appcds.txt")"; echo '```'; echo; } >> "$summary"
+    echo "plain:                 $(tail -1 "$out/startup-plain.txt")"; echo "AppCDS:                $(tail -1 "$out/startup-appcds.txt")";
+    echo "AppCDS + $jflag: $(tail -1 "$out/startup-appcds-jettyflag.txt")"; echo '```'; echo; } >> "$summary"
 fi
 
 if want storage; then
