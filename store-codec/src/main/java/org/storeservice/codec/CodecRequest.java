@@ -28,9 +28,10 @@ public final class CodecRequest {
         this.path = builder.path;
         this.rawQuery = builder.rawQuery;
         this.scheme = builder.scheme;
-        Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        builder.headers.forEach((name, values) -> copy.put(name, List.copyOf(values)));
-        this.headers = Collections.unmodifiableMap(copy);
+        // Handed over, not copied: the values are immutable lists, and the builder copies the map before
+        // it changes it again (one copy less per request than copying here).
+        this.headers = Collections.unmodifiableMap(builder.headers);
+        builder.headersShared = true;
         this.body = builder.body;
     }
 
@@ -94,7 +95,9 @@ public final class CodecRequest {
         private final String path;
         private String rawQuery = "";
         private String scheme = "http";
-        private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        /** Header values as immutable lists; copied before a change once a built request shares it. */
+        private TreeMap<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        private boolean headersShared;
         private InputStream body = InputStream.nullInputStream();
 
         private Builder(String method, String path) {
@@ -115,8 +118,21 @@ public final class CodecRequest {
 
         /** Adds one value of header {@code name}; call again to add more values. */
         public Builder header(String name, String value) {
-            headers.computeIfAbsent(Objects.requireNonNull(name, "name"), n -> new ArrayList<>())
-                    .add(Objects.requireNonNull(value, "value"));
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+            if (headersShared) {
+                headers = new TreeMap<>(headers);
+                headersShared = false;
+            }
+            List<String> values = headers.get(name);
+            if (values == null) {
+                headers.put(name, List.of(value));
+            } else {
+                List<String> more = new ArrayList<>(values.size() + 1);
+                more.addAll(values);
+                more.add(value);
+                headers.put(name, List.copyOf(more));
+            }
             return this;
         }
 

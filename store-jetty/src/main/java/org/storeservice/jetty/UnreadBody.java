@@ -25,9 +25,16 @@ final class UnreadBody {
      * @return whether the body was read to its end
      */
     static boolean discard(InputStream body, long maxBytes) {
-        byte[] buffer = new byte[8192];
         long left = maxBytes;
         try {
+            // Nearly always the codec read the body to its end: find that out without allocating a buffer.
+            if (left > 0) {
+                if (body.read() < 0) {
+                    return true;
+                }
+                left--;
+            }
+            byte[] buffer = new byte[8192];
             while (left > 0) {
                 int n = body.read(buffer, 0, (int) Math.min(buffer.length, left));
                 if (n < 0) {
