@@ -52,6 +52,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        declareReferenceSize();
         Main main = new Main(System.in, new FileOutputStream(FileDescriptor.out), System.err,
                 Runtime.getRuntime()::addShutdownHook);
         Command command = main.command(args);
@@ -60,6 +61,19 @@ public final class Main {
             System.exit(status);
         }
         // The server started: main just returns, and the server's threads keep the JVM alive.
+    }
+
+    /**
+     * Tells Jetty how many object references fill a cache line unless the command line already did: without
+     * it, Jetty starts the JMX platform server just to ask whether oops are compressed, which costs about
+     * 150 ms of a 0.5 s start (BENCHMARKS.md). Compressed oops (4-byte references) are on below a 32 GiB heap.
+     */
+    static void declareReferenceSize() {
+        String property = "org.eclipse.jetty.util.referencesPerCacheLine";
+        if (System.getProperty(property) == null) {
+            boolean compressedOops = Runtime.getRuntime().maxMemory() < 32L * 1024 * 1024 * 1024;
+            System.setProperty(property, compressedOops ? "16" : "8");
+        }
     }
 
     /** Runs the command {@code args} name; returns the exit status. */
