@@ -465,10 +465,10 @@ final class SoapCall implements AutoCloseable {
     private final class StreamedContent extends InputStream {
         private SoapFault failure;
         private boolean ended;
+        private final byte[] one = new byte[1];
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
             int n = read(one, 0, 1);
             return n < 0 ? -1 : one[0] & 0xFF;
         }
