@@ -30,16 +30,29 @@ final class LimitedContent extends InputStream {
 
     @Override
     public int read() throws IOException {
-        int b = fromSource(() -> source.read());
+        checkLimit();
+        int b;
+        try {
+            b = source.read();
+        } catch (IOException e) {
+            throw sourceFailed(e);
+        }
         if (b >= 0) {
             counted(1);
         }
         return b;
     }
 
+    // No lambda per read here: this is on the path of every chunk of every WriteBytes.
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-        int n = fromSource(() -> source.read(buffer, offset, length));
+        checkLimit();
+        int n;
+        try {
+            n = source.read(buffer, offset, length);
+        } catch (IOException e) {
+            throw sourceFailed(e);
+        }
         if (n > 0) {
             counted(n);
         }
@@ -48,7 +61,12 @@ final class LimitedContent extends InputStream {
 
     @Override
     public int available() throws IOException {
-        return fromSource(source::available);
+        checkLimit();
+        try {
+            return source.available();
+        } catch (IOException e) {
+            throw sourceFailed(e);
+        }
     }
 
     private void counted(int n) throws IOException {
@@ -59,22 +77,16 @@ final class LimitedContent extends InputStream {
         }
     }
 
-    private int fromSource(SourceRead read) throws IOException {
+    private void checkLimit() throws IOException {
         if (limitExceeded) {
             throw new IOException("Content exceeds the limit of " + limit + " bytes");
         }
-        try {
-            return read.run();
-        } catch (IOException e) {
-            if (sourceFailure == null) {
-                sourceFailure = e;
-            }
-            throw e;
-        }
     }
 
-    @FunctionalInterface
-    private interface SourceRead {
-        int run() throws IOException;
+    private IOException sourceFailed(IOException e) {
+        if (sourceFailure == null) {
+            sourceFailure = e;
+        }
+        return e;
     }
 }

@@ -4,11 +4,11 @@ import com.ctc.wstx.exc.WstxEOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import org.codehaus.stax2.XMLStreamReader2;
-import org.codehaus.stax2.typed.TypedXMLStreamException;
 
 /**
  * One SOAP request being read: the envelope, the headers' mustUnderstand check, the operation wrapper and
@@ -43,6 +43,9 @@ final class SoapCall implements AutoCloseable {
     private boolean rootSeen;
     private boolean wrapperAbsent;
     private boolean contentSeen;
+    /** Decodes {@code <content>}: only one content per request is read (a second one is skipped). */
+    private final Base64Segments base64 = new Base64Segments();
+    private boolean contentEnded;
     private ContentSpool spool;
     private StreamedContent streamedContent;
     private boolean documentRead;
@@ -304,13 +307,62 @@ final class SoapCall implements AutoCloseable {
         byte[] buffer = new byte[8192];
         try {
             int n;
-            while ((n = reader.readElementAsBinary(buffer, 0, buffer.length)) >= 0) {
+            while ((n = readContent(buffer, 0, buffer.length)) >= 0) {
                 spool.write(buffer, 0, n);
             }
         } catch (IOException e) {
             throw new SoapFault(version(), FaultCode.SERVER, 500,
                     SoapFault.UNABLE_TO_PROCESS + "Could not spool the content: " + e.getMessage());
         }
+    }
+
+    /**
+     * Decodes the base64 {@code <content>} being read into {@code buffer}, as Woodstox's
+     * {@code readElementAsBinary} did (see {@link Base64Segments} for the rules): text and CDATA are decoded,
+     * comments and processing instructions skipped (bounded by {@link #next()}), an element is an error. Reads
+     * the parser's text events in place rather than through readElementAsBinary, whose char-by-char decoder
+     * was half of the time of a large request.
+     *
+     * @return bytes decoded, at least 1 and up to {@code length}; -1 after the end tag of the content
+     */
+    private int readContent(byte[] buffer, int offset, int length) throws XMLStreamException, SoapFault {
+        if (contentEnded) {
+            return -1;
+        }
+        int total = 0;
+        try {
+            while (true) {
+                total += base64.decode(buffer, offset + total, length - total);
+                if (total == length) {
+                    return total;
+                }
+                // the segment is used up and every decoded byte handed out: the next event
+                switch (next()) {
+                    case XMLStreamConstants.CHARACTERS:
+                    case XMLStreamConstants.CDATA:
+                    case XMLStreamConstants.SPACE:
+                        base64.segment(reader.getTextCharacters(), reader.getTextStart(), reader.getTextLength());
+                        break;
+                    case XMLStreamConstants.END_ELEMENT:
+                        base64.end();
+                        contentEnded = true;
+                        return total > 0 ? total : -1;
+                    case XMLStreamConstants.START_ELEMENT:
+                        throw invalidBase64("Element content can not contain the child element '" + reader.getLocalName() + "'.");
+                    default:
+                        break; // comments and processing instructions are not part of the content
+                }
+            }
+        } catch (Base64Segments.InvalidBase64Exception e) {
+            throw invalidBase64(e.getMessage() + '.');
+        }
+    }
+
+    /** The content's fault, located at the start of the text, tag or end tag where the rule was broken. */
+    private SoapFault invalidBase64(String message) {
+        Location at = reader.getLocationInfo().getStartLocation();
+        return unreadable("The content is not valid base64: " + message + " Line " + at.getLineNumber()
+                + ", position " + at.getColumnNumber() + '.');
     }
 
     /** The next start or end tag, skipping text, comments and processing instructions between elements. */
@@ -339,8 +391,8 @@ final class SoapCall implements AutoCloseable {
      * The next event, with comments and processing instructions bounded by {@link CodecLimits#maxTextLength()}.
      * Woodstox builds each of them whole (its text limit does not cover them, and cannot be set as it would
      * also cut the streamed base64 content), so one is refused after it was parsed, within the request size;
-     * other text comes in segments no longer than its input buffer. Every event outside {@code <content>}
-     * passes here.
+     * other text comes in segments no longer than its input buffer. Every event passes here, those inside
+     * {@code <content>} too.
      */
     private int next() throws XMLStreamException, SoapFault {
         int event = reader.next();
@@ -372,9 +424,6 @@ final class SoapCall implements AutoCloseable {
         }
         if (e instanceof WstxEOFException && !rootSeen) {
             return xmlError("Root element is missing.");
-        }
-        if (e instanceof TypedXMLStreamException) {
-            return unreadable("The content is not valid base64: " + firstLine(e.getMessage()));
         }
         return xmlError(describe(e));
     }
@@ -416,10 +465,10 @@ final class SoapCall implements AutoCloseable {
     private final class StreamedContent extends InputStream {
         private SoapFault failure;
         private boolean ended;
+        private final byte[] one = new byte[1];
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
             int n = read(one, 0, 1);
             return n < 0 ? -1 : one[0] & 0xFF;
         }
@@ -436,10 +485,7 @@ final class SoapCall implements AutoCloseable {
                 return 0;
             }
             try {
-                int n;
-                do {
-                    n = reader.readElementAsBinary(buffer, offset, length);
-                } while (n == 0);
+                int n = readContent(buffer, offset, length);
                 if (n < 0) {
                     readParameters(); // the rest of the wrapper; a second <content> is skipped, not streamed
                     readToEndOfDocument();

@@ -38,7 +38,7 @@ final class XmlReaders {
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_COUNT, (long) limits.maxElementCount());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTES_PER_ELEMENT, limits.maxAttributesPerElement());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTE_SIZE, limits.maxAttributeValueLength());
-        // Woodstox's own text limit would also cut a long base64 <content> (readElementAsBinary counts it), which
+        // Woodstox's own text limit would also cut a long base64 <content> (it counts text across segments), which
         // is streamed, and it does not cover comments or processing instructions. So SoapCall bounds key and value
         // text, comments and processing instructions itself (CodecLimits.maxTextLength); other text reaches it in
         // segments no longer than the parser's input buffer, and the request size bounds the total.

@@ -35,6 +35,15 @@ public final class StoredEntry {
         return new StoredEntry(key, EntryKind.BYTES, null, Objects.requireNonNull(value, "value").clone(), writtenAt);
     }
 
+    /**
+     * An entry written as bytes that takes {@code value} over without copying it: for a storage in this
+     * package that has just read the value into an array of its own and never touches it again (so the
+     * entry stays immutable to everyone else).
+     */
+    static StoredEntry ownedBytes(String key, byte[] value, Instant writtenAt) {
+        return new StoredEntry(key, EntryKind.BYTES, null, Objects.requireNonNull(value, "value"), writtenAt);
+    }
+
     public String key() {
         return key;
     }

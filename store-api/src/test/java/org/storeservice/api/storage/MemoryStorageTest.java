@@ -1,5 +1,6 @@
 package org.storeservice.api.storage;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,37 @@ class MemoryStorageTest {
         assertEquals(StoredEntry.bytes("b", new byte[] {0, 1}, T), storage.get("b").orElseThrow());
         assertEquals(T, storage.get("t").orElseThrow().writtenAt());
         assertTrue(storage.get("absent").isEmpty());
+    }
+
+    /** Read whole in growing chunks: every size around the chunk edges, from a stream that gives little per read. */
+    @Test
+    void storesByteContentOfEverySizeExactly() throws IOException {
+        Random random = new Random(3);
+        int[] sizes = {0, 1, 8191, 8192, 8193, 24575, 24576, 24577, 1 << 20, (1 << 20) + 1, 4 << 20, (4 << 20) + 3};
+        for (int size : sizes) {
+            byte[] value = new byte[size];
+            random.nextBytes(value);
+            for (int perRead : new int[] {Integer.MAX_VALUE, 1000}) {
+                InputStream trickle = new ByteArrayInputStream(value) {
+                    @Override
+                    public synchronized int read(byte[] b, int off, int len) {
+                        return super.read(b, off, Math.min(len, perRead));
+                    }
+                };
+                storage.putBytes("k", trickle, OverwritePolicy.REPLACE);
+                StoredEntry entry = storage.get("k").orElseThrow();
+                assertEquals(size, entry.size(), "size " + size);
+                assertArrayEquals(value, entry.bytes(), "size " + size);
+            }
+        }
+    }
+
+    /** The entry owns the array it was stored from, and still hands out copies only. */
+    @Test
+    void storedBytesStayImmutable() throws IOException {
+        storage.putBytes("k", new ByteArrayInputStream(new byte[] {1, 2, 3}), OverwritePolicy.REPLACE);
+        storage.get("k").orElseThrow().bytes()[0] = 9;
+        assertArrayEquals(new byte[] {1, 2, 3}, storage.get("k").orElseThrow().bytes());
     }
 
     @Test
