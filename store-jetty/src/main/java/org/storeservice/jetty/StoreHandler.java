@@ -142,6 +142,10 @@ public final class StoreHandler extends Handler.Abstract {
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());
         }
+        if (!request.getHeaders().contains(HttpHeader.HOST) && uri.getAuthority() != null) {
+            // HTTP/2 and HTTP/3 carry the host as :authority, not a Host field; the WSDL's addresses need it.
+            builder.header(HttpHeader.HOST.asString(), uri.getAuthority());
+        }
         return builder.build();
     }
 

@@ -117,6 +117,20 @@ class StoreHandlerTest {
     }
 
     @Test
+    void withoutAHostFieldTheCodecGetsTheRequestsAuthorityAsHost() throws Exception {
+        AtomicReference<CodecRequest> seen = new AtomicReference<>();
+        when(codec.handle(any())).thenAnswer(call -> {
+            seen.set(call.getArgument(0));
+            return CodecResponse.builder(200).build();
+        });
+
+        // An absolute-form HTTP/1.0 request has an authority but no Host field, as HTTP/2's :authority does.
+        send("GET http://example.org:8080/API/Store.asmx?WSDL HTTP/1.0\r\n\r\n");
+
+        assertEquals("example.org:8080", seen.get().header("Host"));
+    }
+
+    @Test
     void writesStatusHeadersInOrderContentLengthAndBody() throws Exception {
         byte[] body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<Status xmlns=\"http://tempuri.org/\">Success</Status>"
                 .getBytes(UTF_8);
