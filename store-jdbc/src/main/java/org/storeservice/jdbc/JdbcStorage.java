@@ -84,6 +84,9 @@ public final class JdbcStorage implements Storage {
         writerConfig.setSynchronous(config.synchronous() == Synchronous.FULL
                 ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
         writerConfig.setBusyTimeout(config.busyTimeoutMillis());
+        // Nothing reads generated keys; with them on, sqlite-jdbc runs a regex and a second statement
+        // (SELECT last_insert_rowid()) after every INSERT.
+        writerConfig.setGetGeneratedKeys(false);
         Connection writer = null;
         try {
             writer = writerConfig.createConnection(url);
