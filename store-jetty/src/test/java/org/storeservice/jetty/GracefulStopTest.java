@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +17,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.storeservice.api.OverwritePolicy;
-import org.storeservice.api.storage.EntryVisitor;
-import org.storeservice.api.storage.MemoryStorage;
-import org.storeservice.api.storage.Storage;
-import org.storeservice.api.storage.StoredEntry;
 
 /** Stopping while a write is in flight: the write completes and is acknowledged, and nothing new gets in. */
 @Timeout(60)
@@ -85,8 +79,7 @@ class GracefulStopTest {
     }
 
     /** Memory storage whose text writes wait at a gate, so a test can hold a request in flight. */
-    private static final class GatedStorage implements Storage {
-        final MemoryStorage delegate = new MemoryStorage();
+    private static final class GatedStorage extends ForwardingStorage {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch open = new CountDownLatch(1);
 
@@ -100,26 +93,6 @@ class GracefulStopTest {
                 throw new IOException("interrupted before writing", e);
             }
             return delegate.putText(key, value, policy);
-        }
-
-        @Override
-        public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
-            return delegate.putBytes(key, content, policy);
-        }
-
-        @Override
-        public Optional<StoredEntry> get(String key) throws IOException {
-            return delegate.get(key);
-        }
-
-        @Override
-        public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
-            delegate.scan(keyPrefix, visitor);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

@@ -1,16 +1,9 @@
 package org.storeservice.jetty;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.storeservice.api.OverwritePolicy;
-import org.storeservice.api.storage.EntryVisitor;
-import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.api.storage.Storage;
-import org.storeservice.api.storage.StoredEntry;
 
 /**
  * Opens {@code tracking:NAME}: an in-memory storage that remembers whether it was closed, so a test can see
@@ -36,8 +29,7 @@ public final class TrackingStorageProvider implements org.storeservice.api.stora
         return storage;
     }
 
-    static final class TrackingStorage implements Storage {
-        private final MemoryStorage delegate = new MemoryStorage();
+    static final class TrackingStorage extends ForwardingStorage {
         private volatile boolean closed;
 
         boolean isClosed() {
@@ -45,29 +37,9 @@ public final class TrackingStorageProvider implements org.storeservice.api.stora
         }
 
         @Override
-        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
-            return delegate.putText(key, value, policy);
-        }
-
-        @Override
-        public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
-            return delegate.putBytes(key, content, policy);
-        }
-
-        @Override
-        public Optional<StoredEntry> get(String key) throws IOException {
-            return delegate.get(key);
-        }
-
-        @Override
-        public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
-            delegate.scan(keyPrefix, visitor);
-        }
-
-        @Override
         public void close() {
             closed = true;
-            delegate.close();
+            super.close();
         }
     }
 }
