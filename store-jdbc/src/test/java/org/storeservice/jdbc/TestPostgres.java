@@ -19,13 +19,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The real PostgreSQL server the tests use, and a schema of this run's own inside it (random name,
  * dropped afterwards), so that runs on a shared server never collide. A test class registers it with
  * {@code @RegisterExtension static final TestPostgres postgres = new TestPostgres();}: the schema is created
- * before its tests and dropped after them.
+ * before its tests and dropped after them. A test that needs PostgreSQL in only some of its methods uses
+ * {@code try (TestPostgres postgres = TestPostgres.connect()) { ... }} there instead. Published in this
+ * module's test-jar for store-examples' tests.
  *
  * <p>The server is {@code $STORE_TEST_POSTGRES_URL}, by default {@value #DEFAULT_URL}. When
  * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), an unreachable
  * server fails the tests; otherwise (a developer's machine without PostgreSQL) they are skipped, saying why.
  */
-final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
+public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
     static final String URL_VARIABLE = "STORE_TEST_POSTGRES_URL";
     static final String REQUIRED_VARIABLE = "STORE_TEST_POSTGRES_REQUIRED";
     static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
@@ -36,9 +38,24 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     private final String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private volatile boolean created;
 
-    /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
+    /** For {@code @RegisterExtension}: the schema is created before the class's tests. */
+    public TestPostgres() {
+    }
+
+    /** Connects and creates a schema of its own now; fails or skips (see the class doc) if there is no server. */
+    public static TestPostgres connect() {
+        TestPostgres postgres = new TestPostgres();
+        postgres.createSchema();
+        return postgres;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
+        createSchema();
+    }
+
+    /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
+    private void createSchema() {
         try (Connection connection = open(baseUrl); Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA " + schema);
             created = true;
@@ -57,6 +74,11 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
         properties.setProperty("connectTimeout", "5");
         properties.setProperty("loginTimeout", "10");
         return DriverManager.getConnection(url, properties);
+    }
+
+    /** A storage URI for {@code table} in this run's schema. */
+    public String uri(String table) {
+        return uri(table, "");
     }
 
     /** A storage URI for {@code table} in this run's schema, plus {@code parameters} ("a=b&c=d" or empty). */
@@ -98,9 +120,14 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
         return open(baseUrl);
     }
 
-    /** Drops this run's schema and everything in it. */
     @Override
     public void afterAll(ExtensionContext context) throws SQLException {
+        close();
+    }
+
+    /** Drops this run's schema and everything in it. */
+    @Override
+    public void close() throws SQLException {
         if (!created) {
             return; // skipped or failed before: nothing to drop
         }

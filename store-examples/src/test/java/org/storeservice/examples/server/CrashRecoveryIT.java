@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.storeservice.jdbc.TestPostgres;
 
 /**
  * Crash safety, end to end: the server jar runs in a child JVM and takes concurrent writes over HTTP (several

@@ -20,6 +20,7 @@ import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.api.storage.StoredEntry;
+import org.storeservice.jdbc.TestPostgres;
 
 /**
  * {@code export | import} through the real jar, two child JVMs joined by an operating-system pipe: SQLite to
