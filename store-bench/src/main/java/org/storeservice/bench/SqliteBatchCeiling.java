@@ -36,7 +36,7 @@ public final class SqliteBatchCeiling {
     private static final String TABLE = "store_entries";
     private static final String UPSERT = "INSERT INTO " + TABLE
             + " (key, key_order, kind, text_value, bytes_value, written_at) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (key) DO UPDATE SET key_order = excluded.key_order, kind = excluded.kind,"
+            + " ON CONFLICT (key) DO UPDATE SET kind = excluded.kind,"
             + " text_value = excluded.text_value, bytes_value = excluded.bytes_value,"
             + " written_at = excluded.written_at";
 

@@ -18,7 +18,8 @@ final class Sql {
         String t = table.qualified();
         String insert = "INSERT INTO " + t + " (key, key_order, kind, text_value, bytes_value, written_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?)";
-        upsert = insert + " ON CONFLICT (key) DO UPDATE SET key_order = excluded.key_order, kind = excluded.kind,"
+        // key_order is a function of the key, so a rewrite leaves it (and its index) alone.
+        upsert = insert + " ON CONFLICT (key) DO UPDATE SET kind = excluded.kind,"
                 + " text_value = excluded.text_value, bytes_value = excluded.bytes_value,"
                 + " written_at = excluded.written_at";
         insertIfAbsent = insert + " ON CONFLICT (key) DO NOTHING";
