@@ -24,8 +24,8 @@ import org.codehaus.stax2.XMLStreamReader2;
  * <p>Not thread-safe: one per request.
  */
 final class ContentFastPath {
-    /** Read size of the run once past the recorded bytes. */
-    private static final int BUFFER_BYTES = 32 * 1024;
+    /** Read size of the run once past the recorded bytes (the recording's own buffer is reused if as large). */
+    private static final int BUFFER_BYTES = 8 * 1024;
 
     private final RecordingInputStream body;
     private final XmlReaders xmlReaders;
