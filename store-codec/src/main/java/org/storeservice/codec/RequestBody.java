@@ -10,11 +10,13 @@ import java.io.InputStream;
  */
 final class RequestBody extends FilterInputStream {
     private final long limit;
+    private final long declaredLength;
     private long count;
 
-    private RequestBody(InputStream body, long limit) {
+    private RequestBody(InputStream body, long limit, long declaredLength) {
         super(body);
         this.limit = limit;
+        this.declaredLength = declaredLength;
     }
 
     /**
@@ -24,16 +26,23 @@ final class RequestBody extends FilterInputStream {
      */
     static RequestBody of(CodecRequest request, long limit) throws RequestTooLargeException {
         String contentLength = request.header("Content-Length");
+        long declaredLength = -1;
         if (contentLength != null) {
             try {
-                if (Long.parseLong(contentLength.trim()) > limit) {
-                    throw new RequestTooLargeException();
-                }
+                declaredLength = Long.parseLong(contentLength.trim());
             } catch (NumberFormatException e) {
                 // not ours to judge: the server adapter rejects a malformed Content-Length; counting still applies
             }
+            if (declaredLength > limit) {
+                throw new RequestTooLargeException();
+            }
         }
-        return new RequestBody(request.body(), limit);
+        return new RequestBody(request.body(), limit, Math.max(declaredLength, -1));
+    }
+
+    /** The Content-Length the request declared; -1 if none (or not a number). */
+    long declaredLength() {
+        return declaredLength;
     }
 
     @Override

@@ -19,7 +19,9 @@ import org.codehaus.stax2.XMLStreamReader2;
  * store reads it, and reports end of stream only after the rest of the document was read and found
  * well-formed, so a broken tail or an over-limit request fails the store's read and nothing is stored.
  * When {@code <content>} comes before {@code <key>} the store cannot be called yet: the content is spooled
- * (memory, then a temporary file) until the whole document is read.
+ * (memory, then a temporary file) until the whole document is read. Either way, a large content's leading run
+ * of plain base64 may be decoded straight from the request bytes ({@link ContentFastPath}), then a second
+ * parser reads on after the run, with the same rules and locations.
  *
  * <p>Not thread-safe: one per request. {@link #close()} releases the parser and any spool.
  */
@@ -49,9 +51,15 @@ final class SoapCall implements AutoCloseable {
     private ContentSpool spool;
     private StreamedContent streamedContent;
     private boolean documentRead;
+    /** The byte-level path for a large content, or {@code null}; see {@link ContentFastPath}. */
+    private final ContentFastPath contentFastPath;
+    /** Start tags read so far: the fast path's second parser finds the content again by its number. */
+    private int startElements;
 
+    /** @param contentFastPath the byte-level path for a large content, or {@code null} */
     SoapCall(String namespace, CodecLimits limits, SoapVersion guessedVersion, String contentType, String action,
-            Operation routed) {
+            Operation routed, ContentFastPath contentFastPath) {
+        this.contentFastPath = contentFastPath;
         this.namespace = namespace;
         this.limits = limits;
         this.guessedVersion = guessedVersion;
@@ -245,6 +253,9 @@ final class SoapCall implements AutoCloseable {
                 value = readText();
             } else if (operation == Operation.WRITE_BYTES && !contentSeen && "content".equals(name)) {
                 contentSeen = true;
+                if (contentFastPath != null) {
+                    contentFastPath.begin(reader, startElements);
+                }
                 if (key != null) {
                     streamedContent = new StreamedContent();
                     return true;
@@ -329,6 +340,13 @@ final class SoapCall implements AutoCloseable {
         if (contentEnded) {
             return -1;
         }
+        if (contentFastPath != null && contentFastPath.decoding()) {
+            int n = contentFastPath.decode(buffer, offset, length);
+            if (n > 0) {
+                return n;
+            }
+            reader = contentFastPath.resume(); // the run is used up: the parser goes on after it
+        }
         int total = 0;
         try {
             while (true) {
@@ -361,8 +379,8 @@ final class SoapCall implements AutoCloseable {
     /** The content's fault, located at the start of the text, tag or end tag where the rule was broken. */
     private SoapFault invalidBase64(String message) {
         Location at = reader.getLocationInfo().getStartLocation();
-        return unreadable("The content is not valid base64: " + message + " Line " + at.getLineNumber()
-                + ", position " + at.getColumnNumber() + '.');
+        return unreadable("The content is not valid base64: " + message + " Line " + line(at)
+                + ", position " + column(at) + '.');
     }
 
     /** The next start or end tag, skipping text, comments and processing instructions between elements. */
@@ -396,6 +414,9 @@ final class SoapCall implements AutoCloseable {
      */
     private int next() throws XMLStreamException, SoapFault {
         int event = reader.next();
+        if (event == XMLStreamConstants.START_ELEMENT) {
+            startElements++;
+        }
         if (event == XMLStreamConstants.COMMENT && reader.getTextLength() > limits.maxTextLength()) {
             throw unreadable("A comment is longer than " + limits.maxTextLength() + " characters.");
         }
@@ -441,13 +462,21 @@ final class SoapCall implements AutoCloseable {
     }
 
     /** A parser message in .NET's style: the first line of the message, then "Line l, position p." */
-    private static String describe(XMLStreamException e) {
+    private String describe(XMLStreamException e) {
         String message = firstLine(e.getMessage());
         if (e.getLocation() == null || e.getLocation().getLineNumber() < 0) {
             return message;
         }
-        return message + " Line " + e.getLocation().getLineNumber() + ", position "
-                + e.getLocation().getColumnNumber() + '.';
+        return message + " Line " + line(e.getLocation()) + ", position " + column(e.getLocation()) + '.';
+    }
+
+    /** The line of a parser location in the body as sent (the fast path's parser may have skipped lines). */
+    private int line(Location at) {
+        return contentFastPath == null ? at.getLineNumber() : contentFastPath.line(at);
+    }
+
+    private int column(Location at) {
+        return contentFastPath == null ? at.getColumnNumber() : contentFastPath.column(at);
     }
 
     private static String firstLine(String message) {

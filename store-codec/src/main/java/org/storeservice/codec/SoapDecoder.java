@@ -1,6 +1,7 @@
 package org.storeservice.codec;
 
 import java.io.InputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,12 +16,18 @@ final class SoapDecoder {
     private final XmlReaders xmlReaders;
     private final String namespace;
     private final CodecLimits limits;
+    private final FastPathPolicy fastPath;
     private final Map<String, Operation> operationsByAction = new HashMap<>();
 
     SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits) {
+        this(xmlReaders, namespace, limits, FastPathPolicy.DEFAULT);
+    }
+
+    SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath) {
         this.xmlReaders = xmlReaders;
         this.namespace = namespace;
         this.limits = limits;
+        this.fastPath = fastPath;
         for (Operation operation : Operation.values()) {
             operationsByAction.put(operation.soapAction(namespace), operation);
         }
@@ -45,6 +52,14 @@ final class SoapDecoder {
      * @throws SoapFault if the request is to be answered with a fault; nothing is to be stored
      */
     SoapCall decode(String contentType, String soapAction, InputStream body) throws SoapFault {
+        return decode(contentType, soapAction, body, -1);
+    }
+
+    /**
+     * As {@link #decode(String, String, InputStream)}, for a body of {@code declaredLength} bytes (-1 if
+     * unknown): large bodies may take the byte-level path for WriteBytes content ({@link ContentFastPath}).
+     */
+    SoapCall decode(String contentType, String soapAction, InputStream body, long declaredLength) throws SoapFault {
         SoapVersion guessed = guessVersion(contentType, soapAction);
         String base = ContentType.base(contentType);
         if (!base.equals(SoapVersion.SOAP_11.mediaType()) && !base.equals(SoapVersion.SOAP_12.mediaType())) {
@@ -63,9 +78,11 @@ final class SoapDecoder {
             action = parameter == null || parameter.isEmpty() ? null : UrlDecoding.decode(parameter, StandardCharsets.UTF_8);
         }
         Operation routed = action == null ? null : operationsByAction.get(action);
-        SoapCall call = new SoapCall(namespace, limits, guessed, contentType, action, routed);
+        Charset charset = ContentType.charset(contentType);
+        ContentFastPath contentFastPath = ContentFastPath.forBody(body, declaredLength, xmlReaders, charset, fastPath);
+        SoapCall call = new SoapCall(namespace, limits, guessed, contentType, action, routed, contentFastPath);
         try {
-            call.start(xmlReaders.open(body, ContentType.charset(contentType)));
+            call.start(xmlReaders.open(contentFastPath == null ? body : contentFastPath.input(), charset));
             return call;
         } catch (SoapFault fault) {
             call.close();

@@ -23,8 +23,12 @@ final class SoapEndpoint {
     private final Map<SoapVersion, SoapEncoder> encoders = new EnumMap<>(SoapVersion.class);
 
     SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits) {
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT);
+    }
+
+    SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath) {
         this.store = store;
-        this.decoder = new SoapDecoder(xmlReaders, namespace, limits);
+        this.decoder = new SoapDecoder(xmlReaders, namespace, limits, fastPath);
         this.limits = limits;
         for (SoapVersion version : SoapVersion.values()) {
             encoders.put(version, new SoapEncoder(version, namespace));
@@ -35,8 +39,8 @@ final class SoapEndpoint {
         String contentType = request.header("Content-Type");
         String soapAction = request.header("SOAPAction");
         try {
-            InputStream body = RequestBody.of(request, limits.maxRequestBytes());
-            try (SoapCall call = decoder.decode(contentType, soapAction, body)) {
+            RequestBody body = RequestBody.of(request, limits.maxRequestBytes());
+            try (SoapCall call = decoder.decode(contentType, soapAction, body, body.declaredLength())) {
                 return invoke(call);
             }
         } catch (RequestTooLargeException e) {
