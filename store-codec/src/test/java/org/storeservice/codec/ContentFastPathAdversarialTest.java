@@ -2,7 +2,9 @@ package org.storeservice.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.storeservice.codec.ContentFastPathTest.UTF8_XML;
-import static org.storeservice.codec.ContentFastPathTest.assertSame;
+import static org.storeservice.codec.ContentFastPathTest.assertSameRequest;
+import static org.storeservice.codec.ContentFastPathTest.failingAfter;
+import static org.storeservice.codec.ContentFastPathTest.request;
 import static org.storeservice.codec.ContentFastPathTest.concat;
 import static org.storeservice.codec.ContentFastPathTest.envelope;
 import static org.storeservice.codec.ContentFastPathTest.keyFirst;
@@ -13,7 +15,9 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.storeservice.api.StoreLimits;
 
 /**
  * Hostile and unusual requests through the content fast path, each against the parser's path as the oracle
@@ -23,15 +27,30 @@ class ContentFastPathAdversarialTest {
     private final List<String> failures = new ArrayList<>();
 
     /** Compares one request, collecting a failure rather than stopping, so one test reports every case. */
-    private void check(String what, CodecLimits limits, String contentType, byte[] body, boolean fastTaken) {
+    private void check(String what, CodecLimits limits, String contentType, byte[] body, Boolean fastTaken) {
+        check(what, limits, StoreLimits.defaults(), () -> request(contentType, new ByteArrayInputStream(body)), fastTaken);
+    }
+
+    private void check(String what, CodecLimits limits, StoreLimits storeLimits, Supplier<CodecRequest> request,
+            Boolean fastTaken) {
         try {
-            assertSame(what, limits, contentType, () -> new ByteArrayInputStream(body), fastTaken);
+            assertSameRequest(what, limits, storeLimits, request, fastTaken);
         } catch (AssertionError e) {
-            failures.add(what + ": " + e.getMessage());
+            failures.add(what + ": " + e.getMessage().replaceAll("<\\?xml.*?<faultstring>", "")
+                    .replaceAll("</faultstring>.*?Envelope>", ""));
         }
     }
 
-    private void check(String what, byte[] body, boolean fastTaken) {
+    private void check(String what, String xml, Boolean fastTaken) {
+        check(what, utf8(xml), fastTaken);
+    }
+
+    private void checkChunked(String what, byte[] body, int chunk, Boolean fastTaken) {
+        check(what + ", chunks of " + chunk, CodecLimits.defaults(), StoreLimits.defaults(),
+                () -> request(UTF8_XML, Fixture.chunked(body, chunk)), fastTaken);
+    }
+
+    private void check(String what, byte[] body, Boolean fastTaken) {
         check(what, CodecLimits.defaults(), UTF8_XML, body, fastTaken);
     }
 
@@ -69,6 +88,178 @@ class ContentFastPathAdversarialTest {
             check("after the run and a reference " + name, concat(concat(concat(head, utf8("&#65;")), bad), tail), true);
             check("in the tail " + name, concat(concat(concat(head, utf8("</content>")), bad), utf8("</WriteBytes>")), true);
             check("at the end of a truncated body " + name, concat(head, bad), true);
+        }
+        assertNoFailures();
+    }
+
+    /** The content's start tag in every shape the parser accepts, each with a good and a broken tail. */
+    @Test
+    void startTagShapes() {
+        for (String run : new String[] {mime(2000, 31), mime(2000, 32).replace("\r\n", "")}) {
+            String[] shapes = {"<x:content xmlns:x=\"" + NS + "\">", "<content xmlns=\"" + NS + "\">",
+                "<\u00e9:content xmlns:\u00e9=\"" + NS + "\">", "<content a=\"/>\" b='/'>", "<content a=\"x/\">",
+                "<content a='>'\r\n\tb=\"'>\">", "<content\r\n>", "<content\r>", "<content\n\n>", "<content\t>",
+                "<content a=\"\uD83D\uDE00\u3000\">", "<content a=\"\u0085\u2028\">", "<content a=\"&gt;&#10;\">",
+                "<content xsi:nil=\"true\">", "<content xmlns:y=\"urn:y\" y:a=\"1\">"};
+            for (String shape : shapes) {
+                String end = shape.startsWith("<x:") ? "</x:content>" : shape.startsWith("<\u00e9") ? "</\u00e9:content>"
+                        : "</content>";
+                check(shape, envelope("<key>k</key>" + shape + run + end), true);
+                check(shape + " spooled", envelope(shape + run + end + "<key>k</key>"), true);
+                check(shape + " broken tail", envelope("<key>k</key>" + shape + run + end + "<x>"), true);
+                check(shape + " element after run", envelope("<key>k</key>" + shape + run + "\r\n  <y/>" + end), true);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /** Elements named content that are not the parameter: never the fast path's, and the real one after them is. */
+    @Test
+    void contentsThatAreNotTheParameter() {
+        String run = mime(2000, 33);
+        check("foreign namespace only", envelope("<key>k</key><content xmlns=\"urn:x\">" + run + "</content>"), false);
+        check("unqualified only", envelope("<key>k</key><content xmlns=\"\">" + run + "</content>"), false);
+        check("too deep", envelope("<key>k</key><x><content>" + run + "</content></x>"), false);
+        check("too deep, then the parameter", envelope("<key>k</key><x><content>QUJD</content></x><content>" + run
+                + "</content>"), true);
+        check("in a header", Fixture.soap11("").replace("<soap:Body>", "<soap:Header><content xmlns=\"" + NS + "\">"
+                + run + "</content></soap:Header><soap:Body>").replace("</soap:Body>", "<WriteBytes xmlns=\"" + NS
+                + "\"><key>k</key><content>" + run + "</content></WriteBytes></soap:Body>"), true);
+        check("in WriteString", Fixture.soap11("<WriteString xmlns=\"" + NS + "\"><key>k</key><content>" + run
+                + "</content><value>v</value></WriteString>"), false);
+        check("comment and CDATA naming content before it", envelope("<key><![CDATA[<content>]]></key><!-- <content> -->"
+                + "<?content <content>?><content>" + run + "</content>"), true);
+        assertNoFailures();
+    }
+
+    /** The start tag at and around the recording's limit, for several ways the body arrives. */
+    @Test
+    void startTagAroundTheRecordingLimit() {
+        String run = mime(20_000, 34);
+        String before = envelope("<key>k</key><!--@--><content>");
+        String comment = "";
+        int tagAt = before.indexOf("<content>");
+        for (int shift = -12; shift <= 12; shift += 3) {
+            int padding = FastPathPolicy.RECORDING_LIMIT + shift - tagAt;
+            comment = "c".repeat(padding);
+            byte[] xml = utf8(keyFirst(run).replace("<content>", "<!--" + comment + "--><content>"));
+            for (int chunk : new int[] {1000, 4000, 4096, 65_536, 1 << 20}) {
+                checkChunked("tag at limit " + shift, xml, chunk, null);
+            }
+        }
+        byte[] hugeKey = utf8(envelope("<key>" + "k".repeat(100_000) + "</key><content>" + run + "</content>"));
+        check("huge key first", hugeKey, false);
+        byte[] hugeSkipped = utf8(envelope("<key>k</key><skipped>" + "s".repeat(70_000) + "</skipped><content>" + run
+                + "</content>"));
+        check("huge skipped element first", hugeSkipped, false);
+        assertNoFailures();
+    }
+
+    @Test
+    void declaredEncodingsAndCharsets() {
+        String run = mime(2000, 35);
+        String body = keyFirst(run);
+        for (String declaration : new String[] {"", "<?xml version=\"1.0\"?>", "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
+            "<?xml version=\"1.0\" encoding=\"UTF8\"?>", "<?xml version=\"1.0\" encoding=\"utf8\"?>",
+            "<?xml version='1.0' encoding='UTF-8' standalone='yes'?>", "<?xml version=\"1.0\" encoding=\"UTF-16\"?>",
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>", "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>",
+            "<?xml version=\"1.0\" encoding=\"x-unknown\"?>", "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n\r\n"}) {
+            for (String contentType : new String[] {"text/xml; charset=utf-8", "text/xml", "text/xml; charset=\"UTF-8\"",
+                "text/xml; charset=UTF8", "text/xml; charset=iso-8859-1", "text/xml; charset=unknown-x"}) {
+                byte[] xml = utf8(declaration + body.replace("<key>k</key>", "<key>k\u00e9</key>"));
+                check(declaration + " as " + contentType, CodecLimits.defaults(), contentType, xml, null);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /** Content-Length as declared, too long (the client stops early) and absent; the body cut inside the run. */
+    @Test
+    void truncatedBodies() {
+        String request = keyFirst(mime(30_000, 36));
+        byte[] xml = utf8(request);
+        int runStart = request.indexOf("<content>") + "<content>".length();
+        for (int cut : new int[] {runStart, runStart + 1, runStart + 3, runStart + 4, runStart + 76, runStart + 78,
+            runStart + 4095, runStart + 4096, runStart + 8191, runStart + 8192, runStart + 8193, xml.length - 40}) {
+            byte[] truncated = java.util.Arrays.copyOf(xml, cut);
+            for (String length : new String[] {null, Integer.toString(xml.length), Integer.toString(cut)}) {
+                check("cut at " + cut + ", Content-Length " + length, CodecLimits.defaults(), StoreLimits.defaults(),
+                        () -> withLength(truncated, length), true);
+            }
+        }
+        assertNoFailures();
+    }
+
+    private static CodecRequest withLength(byte[] body, String contentLength) {
+        CodecRequest.Builder builder = CodecRequest.builder("POST", Fixture.PATH).header("Content-Type", UTF8_XML)
+                .header("SOAPAction", "\"" + NS + "WriteBytes\"").body(new ByteArrayInputStream(body));
+        if (contentLength != null) {
+            builder.header("Content-Length", contentLength);
+        }
+        return builder.build();
+    }
+
+    /** A read failing at and around the run's buffer boundaries. */
+    @Test
+    void readFailuresAroundBufferBoundaries() {
+        String request = keyFirst(mime(80_000, 37));
+        byte[] xml = utf8(request);
+        int runStart = request.indexOf("<content>") + "<content>".length();
+        for (int offset : new int[] {0, 1, 2, 3, 4, 5, 4095, 4096, 4097, 8191, 8192, 8193, 16_384, 65_535, 65_536,
+            65_537}) {
+            int failAt = runStart + offset;
+            check("fail at run + " + offset, CodecLimits.defaults(), StoreLimits.defaults(),
+                    () -> request(UTF8_XML, failingAfter(xml, failAt)), true);
+        }
+        assertNoFailures();
+    }
+
+    /** The content's text ending (well or badly) exactly at and around the run's buffer sizes. */
+    @Test
+    void contentEndingAtBufferBoundaries() {
+        for (int boundary : new int[] {4096, 8192, 16_384, 32_768, 65_536, 65_536 * 2}) {
+            for (int delta = -6; delta <= 6; delta++) {
+                int length = boundary + delta;
+                String content = ("QUJD".repeat(length / 4 + 1)).substring(0, length);
+                byte[] xml = utf8(keyFirst(content));
+                check("length " + length, xml, true);
+                checkChunked("length " + length, xml, 4000, true);
+                String padded = content.substring(0, content.length() & ~3);
+                if (padded.length() >= 4) {
+                    check("padding at " + padded.length(), keyFirst(padded.substring(0, padded.length() - 2) + "=="
+                            + "QUJD"), true);
+                }
+                check("star at " + length, keyFirst(content + "*QUJD"), true);
+                check("reference at " + length, keyFirst(content + "&#x41;QUJD"), true);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /** Chars the run must stop at, inside a large content: the parser's rules decide. */
+    @Test
+    void unusualCharsInsideALargeRun() {
+        String run = mime(10_000, 38);
+        int middle = run.length() / 2 & ~3;
+        for (String odd : new String[] {"\u3000", "\u00a0", "\u2028", "\u0085", "\u000b", "\u000c", "\u0000", "\uFEFF",
+            "====", "QQ==QUJD", "\r", "\r\r\n\n", "QU\r\nJD"}) {
+            check("odd " + Integer.toHexString(odd.charAt(0)), keyFirst(run.substring(0, middle) + odd + run.substring(middle)),
+                    true);
+        }
+        assertNoFailures();
+    }
+
+    /** The store stops reading early (value too large): the rest is read through, the result as without the run. */
+    @Test
+    void storeStopsReadingEarly() {
+        StoreLimits small = StoreLimits.builder().maxValueBytes(10_000).build();
+        for (String tail : new String[] {"", "<x>"}) {
+            for (String xml : new String[] {keyFirst(mime(30_000, 39)) + tail,
+                envelope("<content>" + mime(30_000, 40) + "</content><key>k</key>") + tail}) {
+                byte[] bytes = utf8(xml);
+                check("value too large" + tail, CodecLimits.defaults(), small,
+                        () -> request(UTF8_XML, new ByteArrayInputStream(bytes)), true);
+            }
         }
         assertNoFailures();
     }
