@@ -1,6 +1,9 @@
 package org.storeservice.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.storeservice.codec.ContentFastPathTest.UTF8_XML;
 import static org.storeservice.codec.ContentFastPathTest.assertSameRequest;
 import static org.storeservice.codec.ContentFastPathTest.failingAfter;
@@ -12,10 +15,19 @@ import static org.storeservice.codec.ContentFastPathTest.mime;
 import static org.storeservice.codec.Fixture.NS;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.StoreLimits;
 
@@ -181,7 +193,7 @@ class ContentFastPathAdversarialTest {
         int runStart = request.indexOf("<content>") + "<content>".length();
         for (int cut : new int[] {runStart, runStart + 1, runStart + 3, runStart + 4, runStart + 76, runStart + 78,
             runStart + 4095, runStart + 4096, runStart + 8191, runStart + 8192, runStart + 8193, xml.length - 40}) {
-            byte[] truncated = java.util.Arrays.copyOf(xml, cut);
+            byte[] truncated = Arrays.copyOf(xml, cut);
             for (String length : new String[] {null, Integer.toString(xml.length), Integer.toString(cut)}) {
                 check("cut at " + cut + ", Content-Length " + length, CodecLimits.defaults(), StoreLimits.defaults(),
                         () -> withLength(truncated, length), true);
@@ -259,6 +271,160 @@ class ContentFastPathAdversarialTest {
                 byte[] bytes = utf8(xml);
                 check("value too large" + tail, CodecLimits.defaults(), small,
                         () -> request(UTF8_XML, new ByteArrayInputStream(bytes)), true);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /** The request size limit falling inside the run, at and around its buffer boundaries, with and without a length. */
+    @Test
+    void requestSizeLimitInsideTheRun() {
+        String request = keyFirst(mime(100_000, 41));
+        byte[] xml = utf8(request);
+        int runStart = request.indexOf("<content>") + "<content>".length();
+        // a limit just past the content's start tag may already be met by the parser's read ahead: either path
+        for (int offset : new int[] {0, 1, 4, 8191, 8192, 8193, 65_535, 65_536, 65_537, 100_000}) {
+            CodecLimits limits = CodecLimits.builder().maxRequestBytes(runStart + offset).build();
+            for (String length : new String[] {null, Integer.toString(xml.length)}) {
+                check("limit at run + " + offset + ", Content-Length " + length, limits, StoreLimits.defaults(),
+                        () -> withLength(xml, length), length == null ? null : false);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /** Limits that the content's start tag itself meets: the second parser meets them again, the same way. */
+    @Test
+    void limitsOnAndAroundTheContentStartTag() {
+        String run = mime(5000, 42);
+        // the envelope has 3 namespace declarations and 41-char URIs: limits above those
+        byte[] threeAttributes = utf8(envelope("<key>k</key><content a=\"" + "v".repeat(100) + "\" b=\"\" c=\"\">" + run
+                + "</content>"));
+        byte[] fourAttributes = utf8(envelope("<key>k</key><content a=\"\" b=\"\" c=\"\" d=\"" + "v".repeat(101) + "\">"
+                + run + "</content>"));
+        CodecLimits attributes = CodecLimits.builder().maxAttributesPerElement(3).maxAttributeValueLength(100).build();
+        check("attributes at the limits", attributes, UTF8_XML, threeAttributes, true);
+        check("attributes over the limit", attributes, UTF8_XML, fourAttributes, false);
+        check("attribute value over the limit", CodecLimits.builder().maxAttributeValueLength(100).build(), UTF8_XML,
+                fourAttributes, false);
+        byte[] xml = utf8(keyFirst(run));
+        check("depth at the limit", CodecLimits.builder().maxElementDepth(4).build(), UTF8_XML, xml, true);
+        check("element count at the limit", CodecLimits.builder().maxElementCount(5).build(), UTF8_XML, xml, true);
+        byte[] oneMoreBefore = utf8(envelope("<key>k</key><a/><content>" + run + "</content>"));
+        check("element count over the limit before the run", CodecLimits.builder().maxElementCount(5).build(), UTF8_XML,
+                oneMoreBefore, false);
+        byte[] deepAfter = utf8(envelope("<key>k</key><content>" + run + "</content><a><b/></a>"));
+        byte[] deepBefore = utf8(envelope("<key>k</key><a><b/></a><content>" + run + "</content>"));
+        check("depth over the limit before the run", CodecLimits.builder().maxElementDepth(4).build(), UTF8_XML,
+                deepBefore, false);
+        check("depth over the limit after the run", CodecLimits.builder().maxElementDepth(4).build(), UTF8_XML, deepAfter,
+                true);
+        assertNoFailures();
+    }
+
+    /** Neither path leaves a spool file behind, whether the spooled request succeeds or fails after the run. */
+    @Test
+    void spooledContentLeavesNoTemporaryFile() throws IOException {
+        CodecLimits limits = CodecLimits.builder().spoolMemoryBytes(4096).build();
+        byte[] data = new byte[60_000];
+        new Random(43).nextBytes(data);
+        String content = Base64.getMimeEncoder().encodeToString(data);
+        byte[] spooled = Arrays.copyOfRange(data, 4096, 4096 + 64); // how the spool file starts
+        for (String tail : new String[] {"<key>k</key>", "<key>k</key><x>", "<key>k</key>&bad;", ""}) {
+            String xml = envelope("<content>" + content + "</content>" + tail);
+            List<SpoolFileFinder> bodies = new ArrayList<>();
+            check("spooled, then " + tail, limits, StoreLimits.defaults(), () -> {
+                SpoolFileFinder body = new SpoolFileFinder(xml, spooled);
+                bodies.add(body);
+                return request(UTF8_XML, body);
+            }, true);
+            for (SpoolFileFinder body : bodies) {
+                assertTrue(body.found != null, "the spool file was seen");
+                assertFalse(Files.exists(body.found), body.found + " left behind after " + tail);
+            }
+        }
+        assertNoFailures();
+    }
+
+    /**
+     * A body that, once read past the content's end, finds the spool file the request wrote (its own bytes start
+     * it). The XML is ASCII: char and byte offsets agree.
+     */
+    private static final class SpoolFileFinder extends ByteArrayInputStream {
+        private final byte[] spooled;
+        private final int contentEnd;
+        Path found;
+
+        SpoolFileFinder(String xml, byte[] spooled) {
+            super(utf8(xml));
+            this.spooled = spooled;
+            this.contentEnd = xml.indexOf("</content>");
+        }
+
+        @Override
+        public synchronized int read(byte[] b, int off, int len) {
+            if (pos > contentEnd && found == null) {
+                try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+                    found = files.filter(f -> f.getFileName().toString().matches("store-content-.*\\.spool"))
+                            .filter(this::startsWithSpooled).findFirst().orElse(null);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            // never in one read both the content's end and what follows it, so the finder looks in between
+            int limit = pos <= contentEnd ? contentEnd + 1 - pos : len;
+            return super.read(b, off, Math.min(len, limit));
+        }
+
+        private boolean startsWithSpooled(Path file) {
+            try (InputStream in = Files.newInputStream(file)) {
+                return Arrays.equals(in.readNBytes(spooled.length), spooled);
+            } catch (IOException e) {
+                return false; // another request's file, gone meanwhile
+            }
+        }
+    }
+
+    /**
+     * A body whose read fails with an unchecked exception inside the run (some servers' streams do): the codec
+     * lets it through to the server adapter on both paths, and stores nothing.
+     */
+    @Test
+    void uncheckedFailureOfTheBodyInsideTheRun() {
+        for (String xml : new String[] {keyFirst(mime(80_000, 44)),
+            envelope("<content>" + mime(80_000, 44) + "</content><key>k</key>")}) {
+            byte[] body = utf8(xml);
+            int failAt = xml.indexOf("<content>") + 20_000;
+            for (FastPathPolicy policy : new FastPathPolicy[] {FastPathPolicy.NEVER, ContentFastPathTest.always()}) {
+                ContentFastPathTest.Side side = new ContentFastPathTest.Side(policy, CodecLimits.defaults());
+                CodecRequest request = request(UTF8_XML, new ByteArrayInputStream(body) {
+                    @Override
+                    public synchronized int read(byte[] b, int off, int len) {
+                        if (pos >= failAt) {
+                            throw new IllegalStateException("stream closed");
+                        }
+                        return super.read(b, off, Math.min(len, failAt - pos));
+                    }
+                });
+                IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> side.handle(request));
+                assertEquals("stream closed", thrown.getMessage());
+                assertTrue(side.stored().isEmpty());
+            }
+        }
+    }
+
+    /** Errors after runs with every kind of line break are located as sent: same line, same position. */
+    @Test
+    void errorsAfterRunsOfEveryLineBreakKind() {
+        String plain = mime(2000, 45).replace("\r\n", "");
+        for (String lineBreak : new String[] {"\r\n", "\n", "\r", "\r\r\n", "\n\r", " \t\r\n\t "}) {
+            StringBuilder run = new StringBuilder();
+            for (int i = 0; i < plain.length(); i += 76) {
+                run.append(plain, i, Math.min(plain.length(), i + 76)).append(lineBreak);
+            }
+            for (String tail : new String[] {"<x>", "QU</content>&", "</content>\r\n<", "\u0001", "</contentx>"}) {
+                check("breaks " + lineBreak.replace("\r", "CR").replace("\n", "LF") + ", tail " + tail,
+                        keyFirst(run + tail), true);
             }
         }
         assertNoFailures();
