@@ -146,6 +146,11 @@ final class ContentFastPath {
         return elided == null ? at.getLineNumber() : elided.line(at);
     }
 
+    /** A parser message about the body as sent (see {@link ElidedRun#message}). */
+    String message(String parserMessage) {
+        return elided == null ? parserMessage : elided.message(parserMessage);
+    }
+
     /** The column of {@code at} in the body as sent. */
     int column(Location at) {
         return elided == null ? at.getColumnNumber() : elided.column(at);

@@ -1,5 +1,7 @@
 package org.storeservice.codec;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.stream.Location;
 
 /**
@@ -8,6 +10,9 @@ import javax.xml.stream.Location;
  * position as if the run had been parsed. Locations before the cut are unchanged.
  */
 final class ElidedRun {
+    /** Where Woodstox's UTF-8 decoder says malformed input is: counted in the stream it decoded. */
+    private static final Pattern DECODER_POSITION = Pattern.compile("at char #(\\d+), byte #(\\d+)\\)");
+
     /** Where the run was, in the shortened document: char offset, line, column. */
     private final long charOffset;
     private final int line;
@@ -46,5 +51,19 @@ final class ElidedRun {
         long column = lineBreaks == 0 ? at.getColumnNumber() + chars
                 : at.getColumnNumber() - this.column + charsAfterLastLineBreak + 1;
         return (int) column; // as the parser's own int column would be
+    }
+
+    /**
+     * A parser message in terms of the body as sent: the UTF-8 decoder names malformed input by char and byte
+     * number in the stream it decoded, which lacks the run. Everything it decodes is after the cut (the bytes
+     * before it were decoded whole by the first parser), and the run is ASCII, so both move by its length.
+     */
+    String message(String message) {
+        Matcher position = DECODER_POSITION.matcher(message);
+        if (chars == 0 || !position.find()) {
+            return message;
+        }
+        return message.substring(0, position.start()) + "at char #" + (Long.parseLong(position.group(1)) + chars)
+                + ", byte #" + (Long.parseLong(position.group(2)) + chars) + ")" + message.substring(position.end());
     }
 }

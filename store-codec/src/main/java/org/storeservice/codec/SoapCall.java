@@ -464,6 +464,9 @@ final class SoapCall implements AutoCloseable {
     /** A parser message in .NET's style: the first line of the message, then "Line l, position p." */
     private String describe(XMLStreamException e) {
         String message = firstLine(e.getMessage());
+        if (contentFastPath != null) {
+            message = contentFastPath.message(message); // the fast path's parser did not see the run
+        }
         if (e.getLocation() == null || e.getLocation().getLineNumber() < 0) {
             return message;
         }

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.DefaultStore;
+import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.MemoryStorage;
 
 /**
@@ -31,14 +32,19 @@ class ContentFastPathTest {
     private static final String BASE64_FAULT = "The content is not valid base64: ";
 
     /** One endpoint over its own memory storage, with a fast path policy. */
-    private static final class Side {
+    static final class Side {
         final MemoryStorage storage = new MemoryStorage();
         final FastPathPolicy policy;
         final SoapEndpoint endpoint;
 
         Side(FastPathPolicy policy, CodecLimits limits) {
+            this(policy, limits, StoreLimits.defaults());
+        }
+
+        Side(FastPathPolicy policy, CodecLimits limits, StoreLimits storeLimits) {
             this.policy = policy;
-            this.endpoint = new SoapEndpoint(DefaultStore.of(storage), new XmlReaders(limits), NS, limits, policy);
+            this.endpoint = new SoapEndpoint(DefaultStore.builder(storage).limits(storeLimits).build(),
+                    new XmlReaders(limits), NS, limits, policy);
         }
 
         CodecResponse handle(CodecRequest request) {
@@ -57,11 +63,11 @@ class ContentFastPathTest {
         }
     }
 
-    private static FastPathPolicy always() {
+    static FastPathPolicy always() {
         return new FastPathPolicy(true, 0, 0);
     }
 
-    private static CodecRequest request(String contentType, InputStream body) {
+    static CodecRequest request(String contentType, InputStream body) {
         CodecRequest.Builder builder = CodecRequest.builder("POST", PATH).header("SOAPAction", "\"" + NS + "WriteBytes\"");
         if (contentType != null) {
             builder.header("Content-Type", contentType);
@@ -69,10 +75,10 @@ class ContentFastPathTest {
         return builder.body(body).build();
     }
 
-    private static final String UTF8_XML = "text/xml; charset=utf-8";
+    static final String UTF8_XML = "text/xml; charset=utf-8";
 
     /** The response and what was stored, through the fast path and through the parser. */
-    private static final class Outcome {
+    static final class Outcome {
         final CodecResponse response;
         final TreeMap<String, String> stored;
         final long taken;
@@ -88,9 +94,10 @@ class ContentFastPathTest {
         }
     }
 
-    private static Outcome run(FastPathPolicy policy, CodecLimits limits, String contentType, Supplier<InputStream> body) {
-        Side side = new Side(policy, limits);
-        return new Outcome(side, side.handle(request(contentType, body.get())));
+    private static Outcome run(FastPathPolicy policy, CodecLimits limits, StoreLimits storeLimits,
+            Supplier<CodecRequest> request) {
+        Side side = new Side(policy, limits, storeLimits);
+        return new Outcome(side, side.handle(request.get()));
     }
 
     /**
@@ -100,21 +107,33 @@ class ContentFastPathTest {
      *
      * @return the fast path's outcome
      */
-    private static Outcome assertSame(String what, CodecLimits limits, String contentType, Supplier<InputStream> body,
+    static Outcome assertSame(String what, CodecLimits limits, String contentType, Supplier<InputStream> body,
             boolean fastTaken) {
-        Outcome slow = run(FastPathPolicy.NEVER, limits, contentType, body);
-        Outcome fast = run(always(), limits, contentType, body);
-        assertEquals(fastTaken ? 1 : 0, fast.taken, what + ": fast path taken");
+        return assertSameRequest(what, limits, StoreLimits.defaults(), () -> request(contentType, body.get()), fastTaken);
+    }
+
+    /**
+     * As {@link #assertSame(String, CodecLimits, String, Supplier, boolean)}, for any request (headers too) and
+     * store limits; {@code fastTaken} {@code null} where either is right (e.g. at the recording's limit).
+     */
+    static Outcome assertSameRequest(String what, CodecLimits limits, StoreLimits storeLimits,
+            Supplier<CodecRequest> request, Boolean fastTaken) {
+        Outcome slow = run(FastPathPolicy.NEVER, limits, storeLimits, request);
+        Outcome fast = run(always(), limits, storeLimits, request);
+        if (fastTaken != null) {
+            assertEquals(fastTaken ? 1 : 0, fast.taken, what + ": fast path taken");
+        }
         assertEquals(slow.response.status(), fast.response.status(), what + ": " + fast.body() + "\nvs " + slow.body());
         assertEquals(slow.response.headers(), fast.response.headers(), what);
         if (!(isCdataEndError(slow.body()) && isBase64FaultAtBracket(fast.body()))) {
-            assertEquals(withoutBase64Location(slow.body()), withoutBase64Location(fast.body()), what);
+            assertEquals(withoutDecoderBytePosition(withoutBase64Location(slow.body())),
+                    withoutDecoderBytePosition(withoutBase64Location(fast.body())), what);
         }
         assertEquals(slow.stored, fast.stored, what);
         return fast;
     }
 
-    private static Outcome assertSame(String what, String xml, boolean fastTaken) {
+    static Outcome assertSame(String what, String xml, boolean fastTaken) {
         byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
         return assertSame(what, CodecLimits.defaults(), UTF8_XML, () -> new ByteArrayInputStream(bytes), fastTaken);
     }
@@ -138,15 +157,24 @@ class ContentFastPathTest {
         return at < 0 ? body : body.replaceFirst("(" + BASE64_FAULT + "[^<]*?) Line \\d+, position \\d+\\.", "$1");
     }
 
-    private static String envelope(String wrapperContent) {
+    /**
+     * Malformed UTF-8: Woodstox's decoder names the byte where its current read of the body began, so the parser
+     * alone gives a different byte number for each way the same body arrives; the fast path gives the one the
+     * parser gives for some arrival. The char number, and the byte number at an unexpected end, are exact.
+     */
+    private static String withoutDecoderBytePosition(String body) {
+        return body.replaceAll("(Invalid UTF-8 [^<]*?at char #\\d+), byte #\\d+\\)", "$1)");
+    }
+
+    static String envelope(String wrapperContent) {
         return Fixture.soap11("<WriteBytes xmlns=\"" + NS + "\">" + wrapperContent + "</WriteBytes>");
     }
 
-    private static String keyFirst(String content) {
+    static String keyFirst(String content) {
         return envelope("<key>k</key><content>" + content + "</content>");
     }
 
-    private static String mime(int bytes, long seed) {
+    static String mime(int bytes, long seed) {
         byte[] data = new byte[bytes];
         new Random(seed).nextBytes(data);
         return Base64.getMimeEncoder().encodeToString(data);
@@ -404,7 +432,7 @@ class ContentFastPathTest {
         return side.policy.timesTaken();
     }
 
-    private static InputStream failingAfter(byte[] bytes, int count) {
+    static InputStream failingAfter(byte[] bytes, int count) {
         return new InputStream() {
             private int position;
 
@@ -427,7 +455,7 @@ class ContentFastPathTest {
         };
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(a);
         out.writeBytes(b);
