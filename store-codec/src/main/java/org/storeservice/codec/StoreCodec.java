@@ -57,6 +57,15 @@ public final class StoreCodec {
     }
 
     /**
+     * Whether answering a request never blocks once its whole body is in memory: true when the store's writes
+     * never block ({@link Store#writesNeverBlock()}), as the codec itself only computes then. A server may then
+     * answer such a request on a thread that must not block.
+     */
+    public boolean writesNeverBlock() {
+        return store.writesNeverBlock();
+    }
+
+    /**
      * Whether {@code path} (decoded, without query) belongs to this endpoint: the endpoint path itself or
      * anything below it. Compared case-insensitively, as IIS compares paths.
      */
