@@ -57,9 +57,10 @@ public final class StoreCodec {
     }
 
     /**
-     * Whether answering a request never blocks once its whole body is in memory: true when the store's writes
-     * never block ({@link Store#writesNeverBlock()}), as the codec itself only computes then. A server may then
-     * answer such a request on a thread that must not block.
+     * Whether {@link #handle} never blocks for a request whose whole body is in memory and at most
+     * {@link CodecLimits#spoolMemoryBytes()} long (a larger {@code content} sent before its key is spooled to a
+     * temporary file): true when the store's writes never block ({@link Store#writesNeverBlock()}), since the
+     * codec itself then only computes. A server may answer such requests on a thread that must not block.
      */
     public boolean writesNeverBlock() {
         return store.writesNeverBlock();
