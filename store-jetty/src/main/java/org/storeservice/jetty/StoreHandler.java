@@ -160,22 +160,47 @@ public final class StoreHandler extends Handler.Abstract {
     /** Answers on one of the server's threads, where the rest of the body may be waited for. */
     private void handOff(Request request, HttpURI uri, String path, ReadAheadBody body, Response response,
             Callback callback) {
-        MinimumRateBody rated = rated(body); // the rate counts from now, as for a blocking handler
         try {
-            request.getComponents().getExecutor().execute(() -> {
-                try {
-                    answerBlocking(request, uri, path, body, rated, response, callback);
-                } catch (Throwable e) {
-                    // As Jetty does for a handler that throws: fail the request, which answers 500 or aborts it.
-                    body.release();
-                    log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
-                    callback.failed(e);
-                }
-            });
+            request.getComponents().getExecutor().execute(
+                    new BlockingAnswer(request, uri, path, body, response, callback));
         } catch (RejectedExecutionException e) {
             body.release();
             log.warn("No thread free to answer {} {}: {}", request.getMethod(), path, e.toString());
             writePlain(503, UNAVAILABLE_BODY, response, callback);
+        }
+    }
+
+    /** A request handed off from a thread that must not block: answered as a blocking handler answers it. */
+    final class BlockingAnswer implements Runnable {
+        private final Request request;
+        private final HttpURI uri;
+        private final String path;
+        private final ReadAheadBody body;
+        private final MinimumRateBody rated;
+        private final Response response;
+        private final Callback callback;
+
+        private BlockingAnswer(Request request, HttpURI uri, String path, ReadAheadBody body, Response response,
+                Callback callback) {
+            this.request = request;
+            this.uri = uri;
+            this.path = path;
+            this.body = body;
+            this.rated = rated(body); // the rate counts from the hand-off, as from a blocking handler's call
+            this.response = response;
+            this.callback = callback;
+        }
+
+        @Override
+        public void run() {
+            try {
+                answerBlocking(request, uri, path, body, rated, response, callback);
+            } catch (Throwable e) {
+                // What Jetty does for a handler that throws: fail the request, which answers 500 or aborts it.
+                body.release();
+                log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
+                callback.failed(e);
+            }
         }
     }
 
