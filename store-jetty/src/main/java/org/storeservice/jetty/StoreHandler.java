@@ -39,7 +39,7 @@ import org.storeservice.codec.StoreCodec;
  * ({@link StoreCodec#writesNeverBlock()}, the memory storage) it declares {@link InvocationType#NON_BLOCKING}
  * instead, so Jetty calls it on the selector thread that parsed the request, and it answers there, without a
  * hand-off to another thread, when the whole body has already arrived and is small (at most
- * {@value #MAX_INLINE_BODY_BYTES} bytes, and no more than the codec keeps in memory when it spools content).
+ * 16 KiB, and no more than the codec keeps in memory when it spools content).
  * Any other request (body still arriving, larger, or {@code Expect: 100-continue}) is handed to the server's
  * executor and answered there exactly as a blocking handler answers it.
  *
