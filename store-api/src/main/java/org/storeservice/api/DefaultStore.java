@@ -51,6 +51,12 @@ public final class DefaultStore implements Store {
         return overwritePolicy;
     }
 
+    /** What its storage answers: the store's own checks only compute. */
+    @Override
+    public boolean writesNeverBlock() {
+        return storage.writesNeverBlock();
+    }
+
     @Override
     public Status writeString(String key, String value) {
         if (!isValidKey(key, "WriteString")) {

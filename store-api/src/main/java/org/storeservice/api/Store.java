@@ -37,6 +37,16 @@ public interface Store {
     Status writeBytes(String key, InputStream content);
 
     /**
+     * Whether {@link #writeString} and {@link #writeBytes} never block, given content already in memory, so
+     * that a server may call them on a thread that must not block; the exact promise is
+     * {@link org.storeservice.api.storage.Storage#writesNeverBlock()}'s. {@code false} by default, which is
+     * always safe.
+     */
+    default boolean writesNeverBlock() {
+        return false;
+    }
+
+    /**
      * Stores {@code content} under {@code key}; the same as {@link #writeBytes(String, InputStream)} over
      * the array.
      *

@@ -57,6 +57,16 @@ public final class StoreCodec {
     }
 
     /**
+     * Whether {@link #handle} never blocks for a request whose whole body is in memory and at most
+     * {@link CodecLimits#spoolMemoryBytes()} long (a larger {@code content} sent before its key is spooled to a
+     * temporary file): true when the store's writes never block ({@link Store#writesNeverBlock()}), since the
+     * codec itself then only computes. A server may answer such requests on a thread that must not block.
+     */
+    public boolean writesNeverBlock() {
+        return store.writesNeverBlock();
+    }
+
+    /**
      * Whether {@code path} (decoded, without query) belongs to this endpoint: the endpoint path itself or
      * anything below it. Compared case-insensitively, as IIS compares paths.
      */

@@ -1,10 +1,12 @@
 package org.storeservice.jetty;
 
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -30,9 +32,16 @@ import org.storeservice.codec.StoreCodec;
  * <p>The path compared is the request's whole decoded path, not the path inside a context: the codec's
  * endpoint path is what clients see, and what the WSDL's addresses must name.
  *
- * <p>The codec blocks: it reads the body through an {@code InputStream} and waits for the storage write.
- * This handler therefore declares {@link InvocationType#BLOCKING}, which tells Jetty to call it on a
- * thread-pool thread, never on a selector thread, where blocking would stall every other connection.
+ * <p>Where it runs depends on the codec's store. In general the codec blocks: it reads the body through an
+ * {@code InputStream} and waits for the storage write. This handler then declares
+ * {@link InvocationType#BLOCKING}, which tells Jetty to call it on a thread-pool thread, never on a selector
+ * thread, where blocking would stall every other connection. When the store's writes never block
+ * ({@link StoreCodec#writesNeverBlock()}, the memory storage) it declares {@link InvocationType#NON_BLOCKING}
+ * instead, so Jetty calls it on the selector thread that parsed the request, and it answers there, without a
+ * hand-off to another thread, when the whole body has already arrived and is small (at most
+ * 16 KiB, and no more than the codec keeps in memory when it spools content).
+ * Any other request (body still arriving, larger, or {@code Expect: 100-continue}) is handed to the server's
+ * executor and answered there exactly as a blocking handler answers it.
  *
  * <p>The body the codec reads is cut off one byte past the codec's own request size limit, whatever its
  * framing (so a chunked body cannot get round the limit), and failed if it arrives slower than a minimum
@@ -55,7 +64,16 @@ public final class StoreHandler extends Handler.Abstract {
     /** How long a body may take before its rate counts, for clients that pause before sending it. */
     static final Duration RATE_GRACE = Duration.ofSeconds(10);
 
+    /**
+     * The largest body answered on the selector thread: a small request's. Larger ones take longer to decode
+     * than a selector should be held from its other connections.
+     */
+    static final int MAX_INLINE_BODY_BYTES = 16 * 1024;
+    private static final byte[] UNAVAILABLE_BODY = "Service Unavailable".getBytes(StandardCharsets.UTF_8);
+
     private final StoreCodec codec;
+    /** The largest body answered where Jetty called us, without blocking; {@code -1} when we may block. */
+    private final int maxInlineBodyBytes;
     private final long minRequestDataRate;
     private final long rateGraceNanos;
     private final LongSupplier nanoClock;
@@ -76,8 +94,12 @@ public final class StoreHandler extends Handler.Abstract {
     }
 
     StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace, LongSupplier nanoClock) {
-        super(InvocationType.BLOCKING);
-        this.codec = Objects.requireNonNull(codec, "codec");
+        super(invocationType(codec));
+        this.codec = codec;
+        this.maxInlineBodyBytes = codec.writesNeverBlock()
+                // Up to the spool's memory part, content sent before its key never goes to a temporary file.
+                ? Math.min(MAX_INLINE_BODY_BYTES, codec.limits().spoolMemoryBytes())
+                : -1;
         if (minRequestDataRate < 0) {
             throw new IllegalArgumentException("minRequestDataRate must not be negative: " + minRequestDataRate);
         }
@@ -91,6 +113,12 @@ public final class StoreHandler extends Handler.Abstract {
         return codec;
     }
 
+    private static InvocationType invocationType(StoreCodec codec) {
+        return Objects.requireNonNull(codec, "codec").writesNeverBlock()
+                ? InvocationType.NON_BLOCKING
+                : InvocationType.BLOCKING;
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         HttpURI uri = request.getHttpURI();
@@ -98,26 +126,113 @@ public final class StoreHandler extends Handler.Abstract {
         if (path == null || !codec.matches(path)) {
             return false;
         }
-        long maxRequestBytes = codec.limits().maxRequestBytes();
-        MinimumRateBody body = new MinimumRateBody(
-                Content.Source.asInputStream(request), minRequestDataRate, rateGraceNanos, nanoClock);
+        if (maxInlineBodyBytes < 0) {
+            // BLOCKING: Jetty called us on a thread that may block.
+            ReadAheadBody body = ReadAheadBody.none(request);
+            answerBlocking(request, uri, path, body, rated(body), response, callback);
+            return true;
+        }
+        ReadAheadBody body = ReadAheadBody.read(request, maxInlineBodyBytes);
+        if (body.isComplete() && body.bytesHeld() <= maxInlineBodyBytes) {
+            answerInline(request, uri, path, body, response, callback);
+        } else {
+            handOff(request, uri, path, body, response, callback);
+        }
+        return true;
+    }
+
+    /**
+     * Answers on this (selector) thread: the whole body is in memory and the store never blocks, so nothing
+     * here waits. The body was read to its end, so there is nothing to discard, and no rate to check: the
+     * minimum rate exists to bound how long a body holds a thread, and this one holds none.
+     */
+    private void answerInline(Request request, HttpURI uri, String path, ReadAheadBody body, Response response,
+            Callback callback) {
         CodecResponse answer;
         try {
-            answer = codec.handle(toCodecRequest(request, uri, path, new RequestBodyLimit(body, maxRequestBytes)));
+            answer = answer(request, uri, path, new RequestBodyLimit(body, codec.limits().maxRequestBytes()));
+        } finally {
+            body.release();
+        }
+        write(answer, response, callback);
+    }
+
+    /** Answers on one of the server's threads, where the rest of the body may be waited for. */
+    private void handOff(Request request, HttpURI uri, String path, ReadAheadBody body, Response response,
+            Callback callback) {
+        try {
+            request.getComponents().getExecutor().execute(
+                    new BlockingAnswer(request, uri, path, body, response, callback));
+        } catch (RejectedExecutionException e) {
+            body.release();
+            log.warn("No thread free to answer {} {}: {}", request.getMethod(), path, e.toString());
+            writePlain(503, UNAVAILABLE_BODY, response, callback);
+        }
+    }
+
+    /** A request handed off from a thread that must not block: answered as a blocking handler answers it. */
+    final class BlockingAnswer implements Runnable {
+        private final Request request;
+        private final HttpURI uri;
+        private final String path;
+        private final ReadAheadBody body;
+        private final MinimumRateBody rated;
+        private final Response response;
+        private final Callback callback;
+
+        private BlockingAnswer(Request request, HttpURI uri, String path, ReadAheadBody body, Response response,
+                Callback callback) {
+            this.request = request;
+            this.uri = uri;
+            this.path = path;
+            this.body = body;
+            this.rated = rated(body); // the rate counts from the hand-off, as from a blocking handler's call
+            this.response = response;
+            this.callback = callback;
+        }
+
+        @Override
+        public void run() {
+            try {
+                answerBlocking(request, uri, path, body, rated, response, callback);
+            } catch (Throwable e) {
+                // What Jetty does for a handler that throws: fail the request, which answers 500 or aborts it.
+                body.release();
+                log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
+                callback.failed(e);
+            }
+        }
+    }
+
+    private MinimumRateBody rated(ReadAheadBody body) {
+        return new MinimumRateBody(body, minRequestDataRate, rateGraceNanos, nanoClock);
+    }
+
+    /** Today's path: the codec reads the body as it arrives, blocking, with its size and rate guarded. */
+    private void answerBlocking(Request request, HttpURI uri, String path, ReadAheadBody held, MinimumRateBody body,
+            Response response, Callback callback) {
+        long maxRequestBytes = codec.limits().maxRequestBytes();
+        CodecResponse answer;
+        try {
+            answer = answer(request, uri, path, new RequestBodyLimit(body, maxRequestBytes));
+            discardUnread(request, body, maxRequestBytes);
+        } finally {
+            held.release();
+        }
+        write(answer, response, callback);
+    }
+
+    /** The codec's answer, or {@code null} after an unexpected failure (logged). */
+    private CodecResponse answer(Request request, HttpURI uri, String path, InputStream body) {
+        try {
+            return codec.handle(toCodecRequest(request, uri, path, body));
         } catch (RuntimeException | StackOverflowError e) {
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
             // Error a hostile document could provoke in a parser; other Errors are left to Jetty.
             log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
-            answer = null;
+            return null;
         }
-        discardUnread(request, body, maxRequestBytes);
-        if (answer == null) {
-            writeInternalError(response, callback);
-        } else {
-            write(answer, response, callback);
-        }
-        return true;
     }
 
     private static void discardUnread(Request request, MinimumRateBody body, long maxRequestBytes) {
@@ -134,7 +249,7 @@ public final class StoreHandler extends Handler.Abstract {
         return minRequestDataRate;
     }
 
-    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, RequestBodyLimit body) {
+    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, InputStream body) {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
@@ -149,7 +264,12 @@ public final class StoreHandler extends Handler.Abstract {
         return builder.build();
     }
 
+    /** Writes the codec's answer, or a plain 500 if there is none. */
     private static void write(CodecResponse answer, Response response, Callback callback) {
+        if (answer == null) {
+            writeInternalError(response, callback);
+            return;
+        }
         ByteBuffer body = answer.body();
         response.setStatus(answer.status());
         HttpFields.Mutable headers = response.getHeaders();
@@ -170,10 +290,14 @@ public final class StoreHandler extends Handler.Abstract {
             return;
         }
         response.reset();
-        response.setStatus(500);
+        writePlain(500, INTERNAL_ERROR_BODY, response, callback);
+    }
+
+    private static void writePlain(int status, byte[] text, Response response, Callback callback) {
+        response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, INTERNAL_ERROR_BODY.length);
-        response.write(true, ByteBuffer.wrap(INTERNAL_ERROR_BODY), callback);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
+        response.write(true, ByteBuffer.wrap(text), callback);
     }
 
     @Override

@@ -128,7 +128,10 @@ public final class StoreServer implements AutoCloseable {
         // Say nothing about the software in every response; an attacker needs no version to look up.
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        // A store that never blocks is answered on the selector threads (see StoreHandler): one selector per
+        // core lets every core answer. Jetty's default, one per two cores, suits handlers that hand off.
+        int selectors = codec.writesNeverBlock() ? Runtime.getRuntime().availableProcessors() : -1;
+        connector = new ServerConnector(jetty, -1, selectors, new HttpConnectionFactory(http));
         connector.setHost(config.host);
         connector.setPort(config.port);
         connector.setIdleTimeout(config.idleTimeout.toMillis());

@@ -99,6 +99,12 @@ public final class MemoryStorage implements Storage {
         return true;
     }
 
+    /** {@code true}: a write is a copy and a lock-free map update, so it may run on a selector thread. */
+    @Override
+    public boolean writesNeverBlock() {
+        return true;
+    }
+
     @Override
     public Optional<StoredEntry> get(String key) throws IOException {
         ensureOpen();

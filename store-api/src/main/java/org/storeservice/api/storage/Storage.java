@@ -57,6 +57,25 @@ public interface Storage extends AutoCloseable {
      */
     void scan(String keyPrefix, EntryVisitor visitor) throws IOException;
 
+    /**
+     * Whether {@link #putText} and {@link #putBytes} never block, so that a server may call them on a thread
+     * that must not block, such as a Jetty selector thread that serves many connections. {@code false} by
+     * default, which is always safe: the server then calls the storage on a thread that may block.
+     *
+     * <p>A storage that answers {@code true} promises that its writes only compute: they never wait for I/O
+     * (disk, network, a database), never wait for a lock that another thread may hold across I/O, and never
+     * wait for another thread to do work for them (a queue, a pool, a group commit). Their time is bounded by
+     * the size of the value. Reading {@code content} in {@link #putBytes} is the caller's side of the promise:
+     * a caller on such a thread passes content that is already in memory. Logging a failure is allowed. The
+     * answer must not change over the storage's life. {@link #get} and {@link #scan} are not covered.
+     *
+     * <p>A storage that wraps another one answers for itself: forwarding the wrapped storage's answer is
+     * right only if the wrapper adds no waiting of its own.
+     */
+    default boolean writesNeverBlock() {
+        return false;
+    }
+
     /** Releases the backend's resources; calls after close fail. Closing twice is harmless. */
     @Override
     void close() throws IOException;
