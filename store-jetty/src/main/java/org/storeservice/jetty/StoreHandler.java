@@ -241,7 +241,9 @@ public final class StoreHandler extends Handler.Abstract {
             // nobody will use. Jetty answers without the go-ahead and the client sends nothing.
             return;
         }
-        UnreadBody.discard(body, maxRequestBytes);
+        // Twice the limit: a body refused on its Content-Length alone (nothing read yet) that overshoots the limit
+        // by up to another limit's worth is still read to its end, so its client gets the fault, not a reset.
+        UnreadBody.discard(body, maxRequestBytes > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * maxRequestBytes);
     }
 
     /** The slowest accepted average body rate, in bytes per second; {@code 0} for no minimum. */

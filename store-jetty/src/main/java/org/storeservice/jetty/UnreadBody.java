@@ -10,8 +10,8 @@ import java.io.InputStream;
  * type, an unknown operation. If the server then closed the connection with the client still sending, the
  * client's TCP stack would receive a reset and most clients would lose the answer (the reset discards it
  * unread) and report "connection reset" instead of the ASMX fault. Reading the rest first lets the client
- * finish sending and then read the answer on a healthy connection. The bound (one more request's worth of
- * bytes) keeps a huge body from being read to its end: past it the connection is closed anyway. The read is
+ * finish sending and then read the answer on a healthy connection. The caller's bound (twice the request size
+ * limit) keeps a huge body from being read to its end: past it the connection is closed anyway. The read is
  * still guarded by the idle timeout and the minimum data rate.
  */
 final class UnreadBody {
