@@ -23,7 +23,7 @@ import org.storeservice.api.storage.Storages;
  * the group-committing writer can at best commit batches of B, so its rate at N writers is bounded by
  * this one at B = N, and "N writers over 1 writer" by "ceiling at B = N over ceiling at B = 1".
  *
- * <p>Keys follow {@code StorageWriteBenchmark}'s ({@code t<i>-<n>}, B writers' worth, 10,000 each), so the
+ * <p>Keys follow {@code StorageWriteBenchmark}'s ({@code t<i>-<n>}, B writers' worth, 10,000 keys split between them), so the
  * B-trees see the same insert pattern. The schema is created by opening the real storage once, so it
  * cannot drift; the upsert below is {@code org.storeservice.jdbc.Sql}'s (keep them in step).
  *
@@ -32,7 +32,7 @@ import org.storeservice.api.storage.Storages;
  */
 public final class SqliteBatchCeiling {
     private static final int VALUE_BYTES = 1024;
-    private static final int KEYS_PER_WRITER = 10_000;
+    private static final int TOTAL_KEYS = 10_000;
     private static final String TABLE = "store_entries";
     private static final String UPSERT = "INSERT INTO " + TABLE
             + " (key, key_order, kind, text_value, bytes_value, written_at) VALUES (?, ?, ?, ?, ?, ?)"
@@ -114,7 +114,7 @@ public final class SqliteBatchCeiling {
                 }
                 control.execute("BEGIN IMMEDIATE");
                 for (int writer = 0; writer < batch; writer++) {
-                    String key = "t" + writer + "-" + (next[writer]++ % KEYS_PER_WRITER);
+                    String key = "t" + writer + "-" + (next[writer]++ % (TOTAL_KEYS / batch));
                     upsert.setString(1, key);
                     upsert.setBytes(2, key.getBytes(StandardCharsets.UTF_16BE));
                     upsert.setString(3, "B");

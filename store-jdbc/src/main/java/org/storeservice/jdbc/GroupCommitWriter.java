@@ -11,7 +11,11 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
@@ -26,6 +30,11 @@ import org.storeservice.api.storage.StorageException;
  * {@link #MAX_BATCH}), runs them in one transaction and commits once (group commit: one fsync for the
  * whole batch with synchronous=FULL), then answers each caller. So durable writes per second grow with
  * the number of concurrent writers.
+ *
+ * <p>The callers of a committed batch of more than one write are answered by a second thread, so that the
+ * writer starts on the next batch at once: waking 64 waiting callers took about as long as committing their
+ * batch (a system call each, and on a busy machine the woken callers take the CPU from whoever woke them),
+ * which cut the batched rate by a third.
  *
  * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
  * transaction of its own, so one bad write fails alone and never takes its neighbours with it.
@@ -71,6 +80,8 @@ final class GroupCommitWriter implements WritePath {
     private final Dialect dialect;
     private final BatchHook hook;
     private final Thread thread;
+    /** Answers the callers of committed batches, in commit order (see the class description). */
+    private final ExecutorService answerer;
     /**
      * Callers enqueue under the read lock and close() flips {@code closed} under the write lock, so
      * every write that got in is queued ahead of STOP and answered; none is left waiting forever.
@@ -88,6 +99,11 @@ final class GroupCommitWriter implements WritePath {
         this.hook = hook;
         this.sql = sql;
         prepareStatements();
+        this.answerer = Executors.newSingleThreadExecutor(task -> {
+            Thread answering = new Thread(task, "store-writer-" + name + "-answers");
+            answering.setDaemon(true);
+            return answering;
+        });
         this.thread = new Thread(this::run, "store-writer-" + name);
         thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
         thread.start();
@@ -149,7 +165,6 @@ final class GroupCommitWriter implements WritePath {
         boolean stopping = false;
         try {
             while (!stopping) {
-                batch.clear();
                 try {
                     batch.add(queue.take());
                 } catch (InterruptedException e) {
@@ -171,6 +186,9 @@ final class GroupCommitWriter implements WritePath {
                     log.error("SQLite writer failed a batch of {} writes; it goes on", batch.size(), t);
                     batch.forEach(p -> fail(p, t)); // no effect on writes already answered
                 }
+                // Each write is answered or handed to the answerer, which may not have answered it yet: the
+                // finally below must not fail a committed write.
+                batch.clear();
             }
         } finally {
             // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
@@ -189,9 +207,7 @@ final class GroupCommitWriter implements WritePath {
         try {
             hook.beforeBatch(connection, batch.size());
             List<Boolean> results = inTransaction(batch);
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).result.complete(results.get(i));
-            }
+            answer(List.copyOf(batch), results); // a copy: run() reuses the batch list
             return;
         } catch (Throwable t) {
             // An Error too (an OutOfMemoryError binding a large value): inTransaction rolled back, so the
@@ -219,6 +235,23 @@ final class GroupCommitWriter implements WritePath {
                 fail(pending, t);
                 busy = isBusy(t) ? t : null;
             }
+        }
+    }
+
+    private void answer(List<Pending> committed, List<Boolean> results) {
+        Runnable answering = () -> {
+            for (int i = 0; i < committed.size(); i++) {
+                committed.get(i).result.complete(results.get(i));
+            }
+        };
+        if (committed.size() == 1) {
+            answering.run(); // handing a lone write over would cost the same wake-up, and one more
+            return;
+        }
+        try {
+            answerer.execute(answering);
+        } catch (RejectedExecutionException e) {
+            answering.run(); // not after close(), which stops the answerer only once this thread has ended
         }
     }
 
@@ -320,7 +353,10 @@ final class GroupCommitWriter implements WritePath {
         return commits;
     }
 
-    /** Answers the writes already queued, then closes the write connection. Waits for the writer thread. */
+    /**
+     * Answers the writes already queued, then closes the write connection. Waits for the writer thread and for
+     * every answer to be given.
+     */
     @Override
     public void close() {
         lifecycle.writeLock().lock();
@@ -344,6 +380,14 @@ final class GroupCommitWriter implements WritePath {
         while (thread.isAlive()) {
             try {
                 thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        answerer.shutdown(); // after the writer ended: it gives the answers already handed to it, then stops
+        while (!answerer.isTerminated()) {
+            try {
+                answerer.awaitTermination(1, TimeUnit.MINUTES);
             } catch (InterruptedException e) {
                 interrupted = true;
             }

@@ -149,6 +149,27 @@ class SqliteStorageTest {
     }
 
     @Test
+    void closeAnswersEveryQueuedWriteThenEndsTheWriterAndAnsweringThreads() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            JdbcStorage storage = open(gate);
+            List<String> keys = List.of("a", "b", "c", "d", "e");
+            List<Future<Boolean>> results = queueBehindHeldBatch(storage, gate, keys);
+
+            storage.close(); // waits for the held batch, the queued one and their answers
+
+            for (Future<Boolean> result : results) {
+                assertTrue(result.isDone(), "answered before close() returned");
+                assertTrue(result.get());
+            }
+            List<String> left = Thread.getAllStackTraces().keySet().stream()
+                    .filter(Thread::isAlive).map(Thread::getName)
+                    .filter(name -> name.startsWith("store-writer-store.db")).toList();
+            assertEquals(List.of(), left, "threads of the closed storage still running");
+        });
+    }
+
+    @Test
     void oneFailingWriteInABatchFailsAloneAndKeepsItsPreviousValue() {
         assertTimeoutPreemptively(HANG_GUARD, () -> {
             Gate gate = new Gate();
