@@ -36,11 +36,18 @@ class MemoryStorageTest {
         assertTrue(storage.get("absent").isEmpty());
     }
 
-    /** Read whole in growing chunks: every size around the chunk edges, from a stream that gives little per read. */
+    /**
+     * Read whole in an 8 KiB chunk, then reused 256 KiB chunks: every size around their edges, larger and smaller
+     * after each other (a reused chunk still holds the last value's bytes), from a stream that gives little per read.
+     */
     @Test
     void storesByteContentOfEverySizeExactly() throws IOException {
         Random random = new Random(3);
-        int[] sizes = {0, 1, 8191, 8192, 8193, 24575, 24576, 24577, 1 << 20, (1 << 20) + 1, 4 << 20, (4 << 20) + 3};
+        int firstChunk = 8192;
+        int chunk = 256 * 1024;
+        int[] sizes = {0, 1, firstChunk - 1, firstChunk, firstChunk + 1, firstChunk + chunk - 1, firstChunk + chunk,
+            firstChunk + chunk + 1, 4 << 20, firstChunk + 2 * chunk - 1, firstChunk + 2 * chunk,
+            firstChunk + 2 * chunk + 1, (4 << 20) + 3, 100};
         for (int size : sizes) {
             byte[] value = new byte[size];
             random.nextBytes(value);
@@ -56,6 +63,35 @@ class MemoryStorageTest {
                 assertEquals(size, entry.size(), "size " + size);
                 assertArrayEquals(value, entry.bytes(), "size " + size);
             }
+        }
+    }
+
+    /** Writers in parallel share the spare chunks; each gets back exactly its own value. */
+    @Test
+    void concurrentLargeWritesKeepTheirOwnBytes() throws Exception {
+        int writers = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                done.add(pool.submit((Callable<Void>) () -> {
+                    Random random = new Random(writer);
+                    for (int round = 0; round < 20; round++) {
+                        byte[] value = new byte[300_000 + random.nextInt(700_000)];
+                        random.nextBytes(value);
+                        String key = "w" + writer;
+                        storage.putBytes(key, new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
+                        assertArrayEquals(value, storage.get(key).orElseThrow().bytes(), key + " round " + round);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 
