@@ -80,7 +80,6 @@ final class GroupCommitWriter implements WritePath {
     private final Dialect dialect;
     private final BatchHook hook;
     private final Thread thread;
-    private final WalCheckpointer checkpointer;
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
     /**
@@ -93,11 +92,9 @@ final class GroupCommitWriter implements WritePath {
     private volatile boolean stopped;
     private volatile long commits; // written by the writer thread only
 
-    /** Takes over {@code connection} and {@code checkpointer}: close() closes both. */
-    GroupCommitWriter(Connection connection, WalCheckpointer checkpointer, Sql sql, Dialect dialect, String name,
-            BatchHook hook) throws SQLException {
+    GroupCommitWriter(Connection connection, Sql sql, Dialect dialect, String name, BatchHook hook)
+            throws SQLException {
         this.connection = connection;
-        this.checkpointer = checkpointer;
         this.dialect = dialect;
         this.hook = hook;
         this.sql = sql;
@@ -302,7 +299,6 @@ final class GroupCommitWriter implements WritePath {
                 }
                 control.execute("COMMIT");
                 commits++;
-                checkpointer.committed();
                 return results;
             } catch (Throwable t) {
                 // An Error too: a transaction left open would fail every later BEGIN until a restart.
@@ -396,7 +392,6 @@ final class GroupCommitWriter implements WritePath {
                 interrupted = true;
             }
         }
-        checkpointer.close(); // the last connection to close: SQLite checkpoints the rest and removes the log
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -87,22 +87,11 @@ public final class JdbcStorage implements Storage {
         // Nothing reads generated keys; with them on, sqlite-jdbc runs a regex and a second statement
         // (SELECT last_insert_rowid()) after every INSERT.
         writerConfig.setGetGeneratedKeys(false);
-        writerConfig.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, String.valueOf(WalCheckpointer.WRITER_BACKSTOP_PAGES));
         Connection writer = null;
         try {
             writer = writerConfig.createConnection(url);
             SchemaVersion.ensure(writer, dialect, table);
-            String name = path.getFileName().toString();
-            SQLiteConfig checkpointConfig = new SQLiteConfig();
-            checkpointConfig.setBusyTimeout(config.busyTimeoutMillis());
-            WalCheckpointer checkpointer = new WalCheckpointer(checkpointConfig.createConnection(url), name);
-            GroupCommitWriter writePath;
-            try {
-                writePath = new GroupCommitWriter(writer, checkpointer, sql, dialect, name, hook);
-            } catch (SQLException | RuntimeException e) {
-                checkpointer.close();
-                throw e;
-            }
+            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, dialect, path.getFileName().toString(), hook);
             ReadConnections readers = new SqliteReaders(url, config.busyTimeoutMillis(), 4);
             return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
                     "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");

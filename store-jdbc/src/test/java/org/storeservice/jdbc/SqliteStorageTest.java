@@ -149,7 +149,7 @@ class SqliteStorageTest {
     }
 
     @Test
-    void closeAnswersEveryQueuedWriteThenEndsTheWriterAnsweringAndCheckpointThreads() {
+    void closeAnswersEveryQueuedWriteThenEndsTheWriterAndAnsweringThreads() {
         assertTimeoutPreemptively(HANG_GUARD, () -> {
             Gate gate = new Gate();
             JdbcStorage storage = open(gate);
@@ -164,8 +164,7 @@ class SqliteStorageTest {
             }
             List<String> left = Thread.getAllStackTraces().keySet().stream()
                     .filter(Thread::isAlive).map(Thread::getName)
-                    .filter(name -> name.startsWith("store-writer-store.db") || name.startsWith("store-checkpoint-store.db"))
-                    .toList();
+                    .filter(name -> name.startsWith("store-writer-store.db")).toList();
             assertEquals(List.of(), left, "threads of the closed storage still running");
         });
     }
