@@ -208,7 +208,7 @@ public final class StoreHandler extends Handler.Abstract {
         return new MinimumRateBody(body, minRequestDataRate, rateGraceNanos, nanoClock);
     }
 
-    /** Today's path: the codec reads the body as it arrives, blocking, with its size and rate guarded. */
+    /** The blocking path: the codec reads the body as it arrives, blocking, with its size and rate guarded. */
     private void answerBlocking(Request request, HttpURI uri, String path, ReadAheadBody held, MinimumRateBody body,
             Response response, Callback callback) {
         long maxRequestBytes = codec.limits().maxRequestBytes();
