@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.storeservice.api.OverwritePolicy;
 
 /**
  * Stopping while a write is in flight, with a storage that says its writes never block: on both of the
@@ -25,7 +22,7 @@ import org.storeservice.api.OverwritePolicy;
 class GracefulStopInlineTest {
     private static final String SUCCESS = "<Status xmlns=\"http://tempuri.org/\">Success</Status>";
 
-    private final GatedStorage storage = new GatedStorage();
+    private final GatedStorage storage = new GatedStorage(true);
     private StoreServer server;
 
     @AfterEach
@@ -74,28 +71,5 @@ class GracefulStopInlineTest {
         }
         assertEquals("v", storage.delegate.get("k").orElseThrow().text());
         assertTrue(RawHttp.refusesConnections(endpoint));
-    }
-
-    /** Memory storage that says it never blocks, whose text writes wait at a gate to hold a request in flight. */
-    private static final class GatedStorage extends ForwardingStorage {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch open = new CountDownLatch(1);
-
-        @Override
-        public boolean writesNeverBlock() {
-            return true;
-        }
-
-        @Override
-        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
-            entered.countDown();
-            try {
-                open.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted before writing", e);
-            }
-            return delegate.putText(key, value, policy);
-        }
     }
 }

@@ -4,19 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.storeservice.api.OverwritePolicy;
 
 /** Stopping while a write is in flight: the write completes and is acknowledged, and nothing new gets in. */
 @Timeout(60)
@@ -24,7 +21,7 @@ class GracefulStopTest {
     private static final String SUCCESS = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n"
             + "<Status xmlns=\"http://tempuri.org/\">Success</Status>";
 
-    private final GatedStorage storage = new GatedStorage();
+    private final GatedStorage storage = new GatedStorage(false);
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private StoreServer server;
 
@@ -76,23 +73,5 @@ class GracefulStopTest {
         HttpResponse<String> outcome = inFlight.handle((response, failure) -> response).get(30, TimeUnit.SECONDS);
         assertTrue(outcome == null || !outcome.body().equals(SUCCESS),
                 "a write still held in the storage when stop gave up was acknowledged");
-    }
-
-    /** Memory storage whose text writes wait at a gate, so a test can hold a request in flight. */
-    private static final class GatedStorage extends ForwardingStorage {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch open = new CountDownLatch(1);
-
-        @Override
-        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
-            entered.countDown();
-            try {
-                open.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted before writing", e);
-            }
-            return delegate.putText(key, value, policy);
-        }
     }
 }
