@@ -18,14 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.LocalConnector;
-import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterEach;
@@ -64,7 +61,8 @@ class InlineAnswerTest {
         server = new Server(threads);
         connector = new LocalConnector(server, null, null, buffers, -1, new HttpConnectionFactory());
         server.addConnector(connector);
-        server.setHandler(new GracefulHandler(new ThreadRecordingHandler(handler)));
+        server.setHandler(new GracefulHandler(
+                new ThreadMarkingHandler(handler, insideHandler, handlerReturned::countDown)));
         server.start();
     }
 
@@ -355,23 +353,6 @@ class InlineAnswerTest {
         }
     }
 
-    /** Marks the thread Jetty calls the handler on while the call runs, and says when it has returned. */
-    private final class ThreadRecordingHandler extends Handler.Wrapper {
-        ThreadRecordingHandler(Handler handler) {
-            super(handler);
-        }
-
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            insideHandler.set(true);
-            try {
-                return super.handle(request, response, callback);
-            } finally {
-                insideHandler.set(false);
-                handlerReturned.countDown();
-            }
-        }
-    }
 
     /** The server's thread pool, counting the requests the handler hands off to it. */
     private static final class HandOffCountingPool extends QueuedThreadPool {

@@ -13,13 +13,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +45,8 @@ class InlineOverSocketTest {
         connector.setPort(0);
         server.addConnector(connector);
         StoreCodec codec = StoreCodec.builder(DefaultStore.of(storage)).build();
-        server.setHandler(new GracefulHandler(new MarkingHandler(new StoreHandler(codec))));
+        server.setHandler(new GracefulHandler(
+                new ThreadMarkingHandler(new StoreHandler(codec), insideHandler, () -> { })));
         server.start();
         endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/API/Store.asmx");
     }
@@ -115,23 +112,6 @@ class InlineOverSocketTest {
                     .anyMatch(frame -> frame.getClassName().endsWith(".AdaptiveExecutionStrategy")
                             && frame.getMethodName().equals("pcRunTask")));
             return super.putText(key, value, policy);
-        }
-    }
-
-    /** Marks the thread Jetty calls the handler on while the call runs. */
-    private final class MarkingHandler extends Handler.Wrapper {
-        MarkingHandler(Handler handler) {
-            super(handler);
-        }
-
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            insideHandler.set(true);
-            try {
-                return super.handle(request, response, callback);
-            } finally {
-                insideHandler.set(false);
-            }
         }
     }
 }
