@@ -299,20 +299,30 @@ class SqliteStorageTest {
     void writerUsesWalAndTheConfiguredSynchronousMode() throws Exception {
         for (Synchronous mode : Synchronous.values()) {
             AtomicReference<Integer> seen = new AtomicReference<>();
+            AtomicReference<String> walSettings = new AtomicReference<>();
             Path path = directory.resolve(mode + ".db");
             try (JdbcStorage storage = JdbcStorage.sqlite(SqliteStorageConfig.builder(path).synchronous(mode).build(),
                     (connection, size) -> {
-                        try (ResultSet row = connection.createStatement().executeQuery("PRAGMA synchronous")) {
-                            seen.set(row.getInt(1));
+                        try (Statement statement = connection.createStatement()) {
+                            seen.set(intPragma(statement, "synchronous"));
+                            walSettings.set(intPragma(statement, "wal_autocheckpoint") + " pages, "
+                                    + intPragma(statement, "journal_size_limit") + " bytes");
                         }
                     })) {
                 storage.putText("k", "v", OverwritePolicy.REPLACE);
             }
             assertEquals(mode == Synchronous.FULL ? 2 : 1, seen.get(), mode.toString());
+            assertEquals("10000 pages, 67108864 bytes", walSettings.get(), mode.toString());
             try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + path);
                     ResultSet row = connection.createStatement().executeQuery("PRAGMA journal_mode")) {
                 assertEquals("wal", row.getString(1));
             }
+        }
+    }
+
+    private static int intPragma(Statement statement, String name) throws SQLException {
+        try (ResultSet row = statement.executeQuery("PRAGMA " + name)) {
+            return row.getInt(1);
         }
     }
 
