@@ -5,6 +5,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -90,15 +92,29 @@ public final class StoreServer implements AutoCloseable {
             throw new IllegalStateException("StoreServer can be started once; it is " + state);
         }
         state = State.STARTED;
+        FutureTask<Storage> opening = null;
         try {
             Storage storage = config.storage;
             if (storage == null) {
-                ownedStorage = Storages.open(config.storageUri);
+                // Opening a storage (loading a JDBC driver, a native library, a file) and building Jetty's server
+                // are each about a fifth of a start; neither needs the other, so they overlap (BENCHMARKS.md).
+                opening = new FutureTask<>(() -> Storages.open(config.storageUri));
+                Thread opener = new Thread(opening, "store-open-storage");
+                opener.setDaemon(true);
+                opener.start();
+            }
+            Server jetty = newJetty(); // not started, so there is nothing to stop if the storage fails to open
+            if (opening != null) {
+                ownedStorage = await(opening);
                 storage = ownedStorage;
             }
-            server = newServer(storage);
+            server = jetty;
+            serve(server, storage);
             server.start();
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            if (opening != null && ownedStorage == null) {
+                ownedStorage = openedAnyway(opening); // so that stop() closes what was opened
+            }
             stop();
             if (e instanceof IOException) {
                 throw (IOException) e;
@@ -106,13 +122,72 @@ public final class StoreServer implements AutoCloseable {
             if (e instanceof RuntimeException) {
                 throw (RuntimeException) e;
             }
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
             throw new IOException("Could not start the Store server on " + config.host + ':' + config.port, e);
         }
         log.info("Store endpoint listening at {}", endpointUri());
         return this;
     }
 
-    private Server newServer(Storage storage) {
+    /** The opened storage, or what opening it threw. Waits even if interrupted: the opener must not be left behind. */
+    private static Storage await(FutureTask<Storage> opening) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return opening.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof IOException) {
+                        throw (IOException) cause;
+                    }
+                    if (cause instanceof RuntimeException) {
+                        throw (RuntimeException) cause;
+                    }
+                    if (cause instanceof Error) {
+                        throw (Error) cause;
+                    }
+                    throw new IOException("Could not open storage: " + cause, cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** After a failed start: the storage if it opened all the same (to be closed), else null. */
+    private static Storage openedAnyway(FutureTask<Storage> opening) {
+        try {
+            return await(opening);
+        } catch (IOException | RuntimeException | Error e) {
+            return null; // nothing was opened; the start's own failure is the one to report
+        }
+    }
+
+    /** The parts of the server that need no storage. */
+    private Server newJetty() {
+        Server jetty = new Server();
+        jetty.setStopTimeout(config.stopTimeout.toMillis());
+        // Stopping is the host's call (see stop()); Jetty must not register a JVM shutdown hook of its own.
+        jetty.setStopAtShutdown(false);
+
+        // Jetty answers what the codec does not (other paths, malformed HTTP): never with a stack or a message.
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        errors.setShowCauses(false);
+        errors.setShowMessageInTitle(false);
+        jetty.setErrorHandler(errors);
+        return jetty;
+    }
+
+    /** Adds the connector and the Store handler for {@code storage}. */
+    private void serve(Server jetty, Storage storage) {
         DefaultStore store = DefaultStore.builder(storage)
                 .limits(config.storeLimits)
                 .overwritePolicy(config.overwritePolicy)
@@ -123,7 +198,6 @@ public final class StoreServer implements AutoCloseable {
                 .limits(config.codecLimits)
                 .build();
 
-        Server jetty = new Server();
         HttpConfiguration http = new HttpConfiguration();
         // Say nothing about the software in every response; an attacker needs no version to look up.
         http.setSendServerVersion(false);
@@ -139,17 +213,6 @@ public final class StoreServer implements AutoCloseable {
 
         // Outermost, so that it counts every request in flight and turns new ones away during stop.
         jetty.setHandler(new GracefulHandler(new StoreHandler(codec, config.minRequestDataRate)));
-        jetty.setStopTimeout(config.stopTimeout.toMillis());
-        // Stopping is the host's call (see stop()); Jetty must not register a JVM shutdown hook of its own.
-        jetty.setStopAtShutdown(false);
-
-        // Jetty answers what the codec does not (other paths, malformed HTTP): never with a stack or a message.
-        ErrorHandler errors = new ErrorHandler();
-        errors.setShowStacks(false);
-        errors.setShowCauses(false);
-        errors.setShowMessageInTitle(false);
-        jetty.setErrorHandler(errors);
-        return jetty;
     }
 
     /**

@@ -90,6 +90,21 @@ class StoreServerTest {
     }
 
     @Test
+    void aStorageThatFailsToOpenFailsStartWithItsErrorAndLeavesThePortFree() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        StoreServer server = StoreServer.builder().port(port).storageUri("tracking:fail:" + UUID.randomUUID()).build();
+
+        IOException e = assertThrows(IOException.class, server::start);
+
+        assertTrue(e.getMessage().startsWith("cannot open tracking:fail:"), e.getMessage());
+        assertTrue(RawHttp.refusesConnections(URI.create("http://127.0.0.1:" + port + "/API/Store.asmx")));
+        assertThrows(IllegalStateException.class, server::start);
+    }
+
+    @Test
     void anUnknownStorageUriFailsStartWithTheKnownPrefixes() {
         StoreServer server = StoreServer.builder().port(0).storageUri("nosuch:x").build();
 
