@@ -53,6 +53,7 @@ public final class Main {
 
     public static void main(String[] args) {
         declareReferenceSize();
+        SqliteNativeLibrary.useCachedCopy(List.of(args));
         Main main = new Main(System.in, new FileOutputStream(FileDescriptor.out), System.err,
                 Runtime.getRuntime()::addShutdownHook);
         Command command = main.command(args);

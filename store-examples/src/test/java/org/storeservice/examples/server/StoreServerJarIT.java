@@ -10,9 +10,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,5 +100,35 @@ class StoreServerJarIT {
         byte[] value = get.getInputStream().readAllBytes();
         assertEquals(0, ServerJar.exitStatus(get, Duration.ofSeconds(60)), Files.readString(stderr));
         assertEquals("défaut", new String(value, UTF_8));
+    }
+
+    @Test
+    void sqlitesNativeLibraryIsCopiedToTheCacheOnceAndLoadedFromThereAfterwards(@TempDir Path workDir) throws Exception {
+        Path cache = workDir.resolve("cache");
+        Path sqliteTemp = Files.createDirectory(workDir.resolve("sqlite-tmp"));
+        Path stderr = workDir.resolve("stderr.txt");
+        List<FileTime> copiedAt = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            ProcessBuilder list = ServerJar.command("list", "--storage", "sqlite:" + workDir.resolve("s.db"))
+                    .redirectError(stderr.toFile());
+            list.environment().put("XDG_CACHE_HOME", cache.toString());
+            // Where sqlite-jdbc would extract a library of its own: it must not need to.
+            list.environment().put("JAVA_TOOL_OPTIONS", "-Dorg.sqlite.tmpdir=" + sqliteTemp);
+            Process process = list.start();
+            process.getInputStream().readAllBytes();
+            assertEquals(0, ServerJar.exitStatus(process, Duration.ofSeconds(60)), Files.readString(stderr));
+
+            List<Path> libraries;
+            try (Stream<Path> files = Files.walk(cache)) {
+                libraries = files.filter(Files::isRegularFile).collect(Collectors.toList());
+            }
+            assertEquals(1, libraries.size(), libraries.toString());
+            assertTrue(libraries.get(0).getFileName().toString().startsWith("libsqlitejdbc"), libraries.toString());
+            copiedAt.add(Files.getLastModifiedTime(libraries.get(0)));
+            try (Stream<Path> files = Files.list(sqliteTemp)) {
+                assertEquals(List.of(), files.collect(Collectors.toList()), "sqlite-jdbc extracted a copy of its own");
+            }
+        }
+        assertEquals(copiedAt.get(0), copiedAt.get(1), "the cached library was written again");
     }
 }
