@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -37,8 +38,9 @@ class MemoryStorageTest {
     }
 
     /**
-     * Read whole in an 8 KiB chunk, then reused 256 KiB chunks: every size around their edges, larger and smaller
-     * after each other (a reused chunk still holds the last value's bytes), from a stream that gives little per read.
+     * Read whole in an 8 KiB chunk, then reused 256 KiB chunks: every size around their edges and around a half-full
+     * last chunk (kept, or copied out), larger and smaller after each other (a reused chunk still holds the last
+     * value's bytes), from a stream that gives little per read.
      */
     @Test
     void storesByteContentOfEverySizeExactly() throws IOException {
@@ -46,7 +48,8 @@ class MemoryStorageTest {
         int firstChunk = 8192;
         int chunk = 256 * 1024;
         int[] sizes = {0, 1, firstChunk - 1, firstChunk, firstChunk + 1, firstChunk + chunk - 1, firstChunk + chunk,
-            firstChunk + chunk + 1, 4 << 20, firstChunk + 2 * chunk - 1, firstChunk + 2 * chunk,
+            firstChunk + chunk + 1, firstChunk + chunk + chunk / 2 - 1, firstChunk + chunk + chunk / 2,
+            4 << 20, firstChunk + 2 * chunk - 1, firstChunk + 2 * chunk,
             firstChunk + 2 * chunk + 1, (4 << 20) + 3, 100};
         for (int size : sizes) {
             byte[] value = new byte[size];
@@ -89,6 +92,73 @@ class MemoryStorageTest {
             }
             for (Future<?> writer : done) {
                 writer.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A replaced large value gives its chunks to the spares, for the next large writes: its last chunk too if it
+     * was kept (at least half full), not if its bytes were copied out (and that chunk given back at once).
+     */
+    @Test
+    void aReplacedLargeValueGivesItsChunksBack() throws IOException {
+        int chunk = MemoryStorage.CHUNK_BYTES;
+        int[][] lastBytesAndChunksOwned = {{100, 3}, {chunk / 2 - 1, 3}, {chunk / 2, 4}, {chunk - 1, 4}};
+        for (int[] row : lastBytesAndChunksOwned) {
+            MemoryStorage fresh = new MemoryStorage();
+            fresh.putBytes("k", new ByteArrayInputStream(new byte[8192 + 3 * chunk + row[0]]), OverwritePolicy.REPLACE);
+            int spares = fresh.spareChunkCount();
+            assertEquals(4 - row[1], spares, "spares after a write whose last chunk holds " + row[0]);
+
+            fresh.putText("k", "small", OverwritePolicy.REPLACE);
+
+            assertEquals(4, fresh.spareChunkCount(), "last chunk holding " + row[0]);
+            assertEquals("small", fresh.get("k").orElseThrow().text());
+        }
+    }
+
+    /**
+     * Readers copying large values out while writers replace them: a chunk goes back to the spares only once
+     * nobody reads it, so every value read is one value whole (each is one byte repeated, its size telling which).
+     */
+    @Test
+    void largeValuesReadWhileReplacedAreNeverMixed() throws Exception {
+        int threads = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                boolean writer = t % 2 == 0;
+                int seed = t;
+                done.add(pool.submit((Callable<Void>) () -> {
+                    Random random = new Random(seed);
+                    for (int round = 0; round < 300; round++) {
+                        String key = "k" + random.nextInt(2);
+                        if (writer) {
+                            int fill = random.nextInt(200);
+                            byte[] value = new byte[300_000 + fill * 4096];
+                            Arrays.fill(value, (byte) fill);
+                            storage.putBytes(key, new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
+                        } else {
+                            storage.get(key).ifPresent(entry -> {
+                                byte[] read = entry.bytes();
+                                int fill = read[0] & 0xff;
+                                assertEquals(300_000 + fill * 4096, read.length, "size of the value filled with " + fill);
+                                for (int i = 0; i < read.length; i++) {
+                                    if (read[i] != (byte) fill) {
+                                        throw new AssertionError("byte " + i + " of a value filled with " + fill + " is " + read[i]);
+                                    }
+                                }
+                            });
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> thread : done) {
+                thread.get();
             }
         } finally {
             pool.shutdownNow();
