@@ -135,21 +135,22 @@ public final class MemoryStorage implements Storage {
     private boolean put(Held held, OverwritePolicy policy) throws StorageException {
         try {
             ensureOpen();
-            if (policy == OverwritePolicy.REJECT) {
-                if (entries.putIfAbsent(held.key, held) == null) {
-                    held = null;
-                    return true;
-                }
-                return false;
-            }
-            Held replaced = entries.put(held.key, held);
-            held = replaced;
-            return true;
-        } finally {
-            if (held != null) {
-                held.release(); // the replaced value, or the one that was not stored
-            }
+        } catch (StorageException e) {
+            held.release();
+            throw e;
         }
+        if (policy == OverwritePolicy.REJECT) {
+            boolean stored = entries.putIfAbsent(held.key, held) == null;
+            if (!stored) {
+                held.release(); // never stored
+            }
+            return stored;
+        }
+        Held replaced = entries.put(held.key, held);
+        if (replaced != null) {
+            replaced.release();
+        }
+        return true;
     }
 
     /** {@code true}: a write is a copy and a lock-free map update, so it may run on a selector thread. */
@@ -226,7 +227,7 @@ public final class MemoryStorage implements Storage {
             this.key = whole.key();
             this.whole = whole;
             this.chunks = null;
-            this.size = whole.size();
+            this.size = -1; // not needed: whole entries are handed out as they are
             this.writtenAt = whole.writtenAt();
         }
 
@@ -238,7 +239,11 @@ public final class MemoryStorage implements Storage {
             this.writtenAt = writtenAt;
         }
 
-        /** The entry, copied out of the chunks if chunked; null if the chunks were already given back. */
+        /**
+         * The entry, copied out of the chunks if chunked (one array of the value's size, which
+         * {@link StoredEntry#bytes()} copies again: reads are for operators, not the wire); null if the chunks were
+         * already given back.
+         */
         StoredEntry entry() {
             if (whole != null) {
                 return whole;
@@ -276,7 +281,7 @@ public final class MemoryStorage implements Storage {
         void release() {
             if (chunks != null && holders.decrementAndGet() == 0) {
                 for (byte[] chunk : chunks) {
-                    if (chunk.length == CHUNK_BYTES) {
+                    if (chunk.length == CHUNK_BYTES && !closed) { // a closed storage keeps nothing
                         spareChunks.offer(chunk);
                     }
                 }

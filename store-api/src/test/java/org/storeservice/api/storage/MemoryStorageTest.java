@@ -119,6 +119,61 @@ class MemoryStorageTest {
         }
     }
 
+    /** A large value that is not stored (REJECT lost, or its content failed part way) gives its chunks back. */
+    @Test
+    void aLargeValueNotStoredGivesItsChunksBack() throws IOException {
+        int chunk = MemoryStorage.CHUNK_BYTES;
+        storage.putText("taken", "first", OverwritePolicy.REPLACE);
+
+        assertFalse(storage.putBytes("taken", new ByteArrayInputStream(new byte[8192 + 2 * chunk]), OverwritePolicy.REJECT));
+        assertEquals(0, storage.spareChunkCount(), "REJECT answered before reading the content");
+
+        MemoryStorage racing = new MemoryStorage(); // the content is read before put() finds the key taken
+        racing.putBytes("k", new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]), OverwritePolicy.REJECT);
+        int sparesBefore = racing.spareChunkCount();
+        InputStream readThenTaken = new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]);
+        assertFalse(racing.putBytes("k2", new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = readThenTaken.read(b, off, len);
+                if (n < 0) {
+                    racing.putText("k2", "taken while the content was read", OverwritePolicy.REPLACE);
+                }
+                return n;
+            }
+        }, OverwritePolicy.REJECT));
+        assertEquals(sparesBefore + 3, racing.spareChunkCount(), "the loser's three chunks are back");
+        assertEquals("taken while the content was read", racing.get("k2").orElseThrow().text());
+
+        InputStream failsAfterTwoChunks = new InputStream() {
+            private int left = 8192 + 2 * chunk;
+
+            @Override
+            public int read() throws IOException {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (left == 0) {
+                    throw new IOException("the client went away");
+                }
+                int n = Math.min(len, left);
+                left -= n;
+                return n;
+            }
+        };
+        int spares = racing.spareChunkCount();
+        assertThrows(IOException.class, () -> racing.putBytes("k3", failsAfterTwoChunks, OverwritePolicy.REPLACE));
+        assertTrue(racing.get("k3").isEmpty());
+        assertEquals(spares, racing.spareChunkCount(), "the chunks read into are back (the spares gave them)");
+    }
+
     /**
      * Readers copying large values out while writers replace them: a chunk goes back to the spares only once
      * nobody reads it, so every value read is one value whole (each is one byte repeated, its size telling which).
