@@ -98,18 +98,19 @@ public final class StoreServer implements AutoCloseable {
             if (storage == null) {
                 // Opening a storage (loading a JDBC driver, a native library, a file) and building Jetty's server
                 // are each about a fifth of a start; neither needs the other, so they overlap (BENCHMARKS.md).
-                opening = new FutureTask<>(() -> Storages.open(config.storageUri));
-                Thread opener = new Thread(opening, "store-open-storage");
+                FutureTask<Storage> task = new FutureTask<>(() -> Storages.open(config.storageUri));
+                Thread opener = new Thread(task, "store-open-storage");
                 opener.setDaemon(true);
                 opener.start();
+                opening = task; // only once it runs: a failure below waits for it
             }
             Server jetty = newJetty(); // not started, so there is nothing to stop if the storage fails to open
             if (opening != null) {
                 ownedStorage = await(opening);
                 storage = ownedStorage;
             }
+            serve(jetty, storage);
             server = jetty;
-            serve(server, storage);
             server.start();
         } catch (Exception | Error e) {
             if (opening != null && ownedStorage == null) {
@@ -141,9 +142,13 @@ public final class StoreServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
+                    // Thrown again here, so that its stack shows the caller of start() too, not only the opener.
                     Throwable cause = e.getCause();
                     if (cause instanceof IOException) {
-                        throw (IOException) cause;
+                        throw new IOException(cause.getMessage(), cause);
+                    }
+                    if (cause instanceof IllegalArgumentException) {
+                        throw new IllegalArgumentException(cause.getMessage(), cause);
                     }
                     if (cause instanceof RuntimeException) {
                         throw (RuntimeException) cause;

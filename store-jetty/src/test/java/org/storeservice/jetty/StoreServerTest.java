@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,8 @@ class StoreServerTest {
         IOException e = assertThrows(IOException.class, server::start);
 
         assertTrue(e.getMessage().startsWith("cannot open tracking:fail:"), e.getMessage());
+        assertTrue(Arrays.stream(e.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(
+                "aStorageThatFailsToOpenFailsStartWithItsErrorAndLeavesThePortFree")), "the caller's frames are kept");
         assertTrue(RawHttp.refusesConnections(URI.create("http://127.0.0.1:" + port + "/API/Store.asmx")));
         assertThrows(IllegalStateException.class, server::start);
     }
