@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpTester;
@@ -173,6 +174,23 @@ class InlineAnswerTest {
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals(value, stored("large").text());
         assertHandedOff();
+    }
+
+    @Test
+    void aHandOffThePoolRefusesIsAnswered503AndStoresNothing() throws Exception {
+        start();
+        threads.full = true;
+
+        HttpTester.Response response = send(soap(SOAP11, "WriteString", "refused", "x".repeat(StoreHandler.MAX_INLINE_BODY_BYTES)));
+
+        assertEquals(503, response.getStatus());
+        assertEquals("Service Unavailable", response.getContent());
+        assertEquals(Optional.empty(), storage.get("refused"));
+        assertEquals(1, threads.handOffs.get());
+
+        threads.full = false; // the server goes on serving once a thread is free
+        HttpTester.Response later = send(soap(SOAP11, "WriteString", "later", "x".repeat(StoreHandler.MAX_INLINE_BODY_BYTES)));
+        assertEquals(200, later.getStatus(), later.getContent());
     }
 
     @Test
@@ -357,11 +375,16 @@ class InlineAnswerTest {
     /** The server's thread pool, counting the requests the handler hands off to it. */
     private static final class HandOffCountingPool extends QueuedThreadPool {
         final AtomicInteger handOffs = new AtomicInteger();
+        /** Refuses hand-offs, as a pool with every thread busy and its queue full does. */
+        volatile boolean full;
 
         @Override
         public void execute(Runnable job) {
             if (job instanceof StoreHandler.BlockingAnswer) {
                 handOffs.incrementAndGet();
+                if (full) {
+                    throw new RejectedExecutionException("test: no thread free");
+                }
             }
             super.execute(job);
         }
