@@ -9,8 +9,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,6 +29,7 @@ class SqliteNativeLibraryTest {
         assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--port", "0")));
         assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "sqlite:x.db")));
         assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("export", "--storage=sqlite:x.db")));
+        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "SQLite:x.db")), "schemes match in any case");
         assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "memory:")));
         assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("get", "k", "--storage=jdbc:postgresql://h/db")));
         assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "sqlite:a", "--storage", "files:d")),
@@ -50,6 +54,39 @@ class SqliteNativeLibraryTest {
             assertEquals(List.of(library), files.filter(Files::isRegularFile).collect(Collectors.toList()),
                     "nothing but the library is left, no partial copy");
         }
+    }
+
+    @Test
+    void aCacheOthersCouldWriteIsNotUsed(@TempDir Path directory) throws Exception {
+        Path cache = directory.resolve("cache");
+        Path library = SqliteNativeLibrary.cachedCopy(cache).orElseThrow();
+
+        for (Path path : List.of(library, library.getParent(), cache, directory)) {
+            Set<PosixFilePermission> before = Files.getPosixFilePermissions(path);
+            Set<PosixFilePermission> groupWritable = EnumSet.copyOf(before);
+            groupWritable.add(PosixFilePermission.GROUP_WRITE);
+            Files.setPosixFilePermissions(path, groupWritable);
+            assertEquals(Optional.empty(), SqliteNativeLibrary.cachedCopy(cache), path + " group-writable");
+            Files.setPosixFilePermissions(path, before);
+        }
+        assertEquals(Optional.of(library), SqliteNativeLibrary.cachedCopy(cache));
+
+        Path elsewhere = Files.writeString(directory.resolve("elsewhere.so"), "not the library");
+        Files.delete(library);
+        Files.createSymbolicLink(library, elsewhere);
+        assertEquals(Optional.of(library), SqliteNativeLibrary.cachedCopy(cache));
+        assertFalse(Files.isSymbolicLink(library), "a symbolic link is replaced by a copy, never followed");
+        assertEquals("not the library", Files.readString(elsewhere));
+    }
+
+    @Test
+    void aPartialCopyLeftByAKilledStartIsRemovedByTheNextCopy(@TempDir Path cache) throws Exception {
+        Path library = SqliteNativeLibrary.cachedCopy(cache).orElseThrow();
+        Files.delete(library);
+        Path partial = Files.writeString(library.resolveSibling(library.getFileName() + "123.partial"), "half");
+
+        assertEquals(Optional.of(library), SqliteNativeLibrary.cachedCopy(cache));
+        assertFalse(Files.exists(partial));
     }
 
     @Test
