@@ -132,12 +132,7 @@ class MemoryStorageTest {
         racing.putBytes("k", new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]), OverwritePolicy.REJECT);
         int sparesBefore = racing.spareChunkCount();
         InputStream readThenTaken = new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]);
-        assertFalse(racing.putBytes("k2", new InputStream() {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
+        assertFalse(racing.putBytes("k2", new BulkStream() {
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
@@ -151,14 +146,8 @@ class MemoryStorageTest {
         assertEquals(sparesBefore + 3, racing.spareChunkCount(), "the loser's three chunks are back");
         assertEquals("taken while the content was read", racing.get("k2").orElseThrow().text());
 
-        InputStream failsAfterTwoChunks = new InputStream() {
+        InputStream failsAfterTwoChunks = new BulkStream() {
             private int left = 8192 + 2 * chunk;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
@@ -287,5 +276,17 @@ class MemoryStorageTest {
         List<String> keys = new ArrayList<>();
         storage.scan(prefix, entry -> keys.add(entry.key()));
         return keys;
+    }
+
+    /** A stream defined by its bulk read, which the storage uses; a single-byte read goes through it. */
+    private abstract static class BulkStream extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public abstract int read(byte[] b, int off, int len) throws IOException;
     }
 }
