@@ -133,7 +133,6 @@ class MemoryStorageTest {
         int sparesBefore = racing.spareChunkCount();
         InputStream readThenTaken = new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]);
         assertFalse(racing.putBytes("k2", new BulkStream() {
-
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
                 int n = readThenTaken.read(b, off, len);
