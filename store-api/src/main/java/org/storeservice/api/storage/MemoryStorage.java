@@ -2,6 +2,7 @@ package org.storeservice.api.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,25 +21,30 @@ import org.storeservice.api.OverwritePolicy;
  * A thread-safe in-memory {@link Storage}, opened by the URI {@code memory:}. Entries live as long as
  * the instance: nothing survives the process. Byte content is read whole into memory before it is stored.
  *
- * <p>A value of more than {@value #CHUNK_BYTES} bytes is kept in the 256 KiB chunks it was read into, not copied
- * into one array; when it is replaced (and nobody is reading it) its chunks are kept, up to 64 MiB, for the next
- * large writes. So a stream of large writes allocates almost nothing: one array of a value's exact size per
- * write was, for the JVM's G1 collector, a "humongous" object of several regions, and at 230 writes of 4 MiB a
- * second the heap grew to its maximum (BENCHMARKS.md).
+ * <p>A value of more than {@value #CHUNK_BYTES} bytes is kept outside the Java heap, in 256 KiB direct buffers
+ * ({@link ByteBuffer#allocateDirect}); when it is replaced (and nobody is reading it) its chunks are kept, up to
+ * 64 MiB, for the next large writes. Large values are few, big and long-lived: on the heap the collector copies
+ * them between generations and, under a stream of 4 MiB writes, grows the heap to hold them and their garbage
+ * (BENCHMARKS.md). Off it they cost their size and nothing more. They count against
+ * {@code -XX:MaxDirectMemorySize} (by default as large as {@code -Xmx}), not against the heap; a chunk dropped
+ * because the spares are full is freed by the next garbage collection.
  */
 public final class MemoryStorage implements Storage {
     private static final int FIRST_CHUNK_BYTES = 8192;
-    /**
-     * The size of the chunks large values are kept in: at most half of G1's smallest region (1 MiB), so that no
-     * chunk is ever a humongous object.
-     */
+    /** The size of the chunks large values are kept in, and of the heap buffers content is read through. */
     static final int CHUNK_BYTES = 256 * 1024;
     /** Chunks kept for the next large writes: 256 of 256 KiB, 16 concurrent writes of 4 MiB. */
     private static final int SPARE_CHUNKS = 256;
+    /**
+     * Read buffers kept for the next writes over 8 KiB: one per concurrent such write, up to 64 (16 MiB of heap).
+     * At most half of G1's smallest region (1 MiB) each, so that none is a humongous object.
+     */
+    private static final int SPARE_READ_BUFFERS = 64;
     /** The largest value kept; as large as the largest array the JVM reliably allocates, as before values were chunked. */
     private static final long MAX_VALUE_BYTES = Integer.MAX_VALUE - 8;
     private final ConcurrentNavigableMap<String, Held> entries = new ConcurrentSkipListMap<>();
-    private final BlockingQueue<byte[]> spareChunks = new ArrayBlockingQueue<>(SPARE_CHUNKS);
+    private final BlockingQueue<ByteBuffer> spareChunks = new ArrayBlockingQueue<>(SPARE_CHUNKS);
+    private final BlockingQueue<byte[]> spareReadBuffers = new ArrayBlockingQueue<>(SPARE_READ_BUFFERS);
     private final Clock clock;
     private volatile boolean closed;
 
@@ -66,8 +72,8 @@ public final class MemoryStorage implements Storage {
     }
 
     /**
-     * The content to its end: a value of up to {@value #CHUNK_BYTES} bytes in one array of its exact size,
-     * a larger one in the chunks (taken from the spares) it was read into.
+     * The content to its end: a value of up to {@value #CHUNK_BYTES} bytes in one heap array of its exact size,
+     * a larger one in direct chunks (taken from the spares), copied there through a pooled heap read buffer.
      */
     private Held read(String key, InputStream content) throws IOException {
         byte[] first = new byte[FIRST_CHUNK_BYTES];
@@ -75,58 +81,61 @@ public final class MemoryStorage implements Storage {
         if (filled < first.length) {
             return new Held(StoredEntry.ownedBytes(key, Arrays.copyOf(first, filled), clock.instant()));
         }
-        List<byte[]> chunks = new ArrayList<>();
+        byte[] buffer = spareReadBuffers.poll();
+        if (buffer == null) {
+            buffer = new byte[CHUNK_BYTES];
+        }
+        List<ByteBuffer> chunks = new ArrayList<>();
         boolean chunksKept = false;
-        boolean lastKept = false;
         try {
-            long total = filled;
-            byte[] chunk;
+            filled = fill(content, buffer);
+            long total = first.length + (long) filled;
+            if (filled < CHUNK_BYTES) {
+                byte[] value = Arrays.copyOf(first, (int) total);
+                System.arraycopy(buffer, 0, value, first.length, filled);
+                return new Held(StoredEntry.ownedBytes(key, value, clock.instant()));
+            }
             do {
-                chunk = spareChunk();
-                chunks.add(chunk);
-                filled = fill(content, chunk);
+                chunks.add(spareChunk().put(0, buffer, 0, filled));
+                filled = fill(content, buffer);
                 total += filled;
                 if (total > MAX_VALUE_BYTES) {
                     throw new StorageException("Content of more than " + MAX_VALUE_BYTES + " bytes cannot be held in memory");
                 }
-            } while (filled == chunk.length);
-            Held held;
-            if (total <= CHUNK_BYTES) {
-                byte[] value = Arrays.copyOf(first, (int) total);
-                System.arraycopy(chunks.get(0), 0, value, first.length, (int) total - first.length);
-                held = new Held(StoredEntry.ownedBytes(key, value, clock.instant()));
-            } else {
-                List<byte[]> pieces = new ArrayList<>(chunks.size() + 1);
-                pieces.add(first);
-                // A last chunk at least half full is kept as it is (at most 128 KiB unused, a third of the smallest
-                // chunked value); a less full one is copied out exactly and goes back to the spares.
-                lastKept = filled >= CHUNK_BYTES / 2;
-                pieces.addAll(lastKept ? chunks : chunks.subList(0, chunks.size() - 1));
-                if (!lastKept) {
-                    pieces.add(Arrays.copyOf(chunk, filled));
-                }
-                held = new Held(key, pieces, total, clock.instant());
-                chunksKept = true;
+            } while (filled == CHUNK_BYTES);
+            List<ByteBuffer> pieces = new ArrayList<>(chunks.size() + 2);
+            pieces.add(ByteBuffer.wrap(first));
+            pieces.addAll(chunks);
+            // A last part at least half a chunk goes into a chunk of its own (at most 128 KiB unused, a third of the
+            // smallest chunked value); a smaller one into a heap array of its size.
+            if (filled >= CHUNK_BYTES / 2) {
+                ByteBuffer last = spareChunk().put(0, buffer, 0, filled);
+                chunks.add(last);
+                pieces.add(last);
+            } else if (filled > 0) {
+                pieces.add(ByteBuffer.wrap(Arrays.copyOf(buffer, filled)));
             }
+            Held held = new Held(key, pieces, total, clock.instant());
+            chunksKept = true;
             return held;
         } finally {
-            // The chunks read into that no value owns: every one if reading failed.
-            List<byte[]> unused = !chunksKept ? chunks
-                    : lastKept ? List.of() : chunks.subList(chunks.size() - 1, chunks.size());
-            unused.forEach(spareChunks::offer); // kept if there is room; else left to the collector
+            spareReadBuffers.offer(buffer); // kept if there is room; else left to the collector
+            if (!chunksKept) {
+                chunks.forEach(spareChunks::offer); // reading failed: every chunk read into
+            }
         }
     }
 
-    private byte[] spareChunk() {
-        byte[] spare = spareChunks.poll();
-        return spare != null ? spare : new byte[CHUNK_BYTES];
+    private ByteBuffer spareChunk() {
+        ByteBuffer spare = spareChunks.poll();
+        return spare != null ? spare : ByteBuffer.allocateDirect(CHUNK_BYTES);
     }
 
-    /** Reads into {@code chunk} until it is full or the content ends; returns the bytes read. */
-    private static int fill(InputStream content, byte[] chunk) throws IOException {
+    /** Reads into {@code into} until it is full or the content ends; returns the bytes read. */
+    private static int fill(InputStream content, byte[] into) throws IOException {
         int filled = 0;
         int n;
-        while (filled < chunk.length && (n = content.read(chunk, filled, chunk.length - filled)) >= 0) {
+        while (filled < into.length && (n = content.read(into, filled, into.length - filled)) >= 0) {
             filled += n;
         }
         return filled;
@@ -197,6 +206,7 @@ public final class MemoryStorage implements Storage {
         closed = true;
         entries.clear();
         spareChunks.clear();
+        spareReadBuffers.clear();
     }
 
     private void ensureOpen() throws StorageException {
@@ -210,6 +220,11 @@ public final class MemoryStorage implements Storage {
         return spareChunks.size();
     }
 
+    /** The number of spare read buffers held; for tests. */
+    int spareReadBufferCount() {
+        return spareReadBuffers.size();
+    }
+
     /**
      * What the map holds for a key: a whole entry, or a large byte value in chunks. A chunked value counts its
      * holders (the map, and each reader copying it out); the last to let go gives its chunks back to the spares,
@@ -218,7 +233,8 @@ public final class MemoryStorage implements Storage {
     private final class Held {
         final String key;
         private final StoredEntry whole;
-        private final List<byte[]> chunks;
+        /** The value's pieces: its first 8 KiB and a smaller last part on the heap, the rest direct chunks. */
+        private final List<ByteBuffer> chunks;
         private final long size;
         private final Instant writtenAt;
         private final AtomicInteger holders = new AtomicInteger(1);
@@ -231,7 +247,7 @@ public final class MemoryStorage implements Storage {
             this.writtenAt = whole.writtenAt();
         }
 
-        Held(String key, List<byte[]> chunks, long size, Instant writtenAt) {
+        Held(String key, List<ByteBuffer> chunks, long size, Instant writtenAt) {
             this.key = key;
             this.whole = null;
             this.chunks = chunks;
@@ -254,9 +270,9 @@ public final class MemoryStorage implements Storage {
             try {
                 byte[] value = new byte[(int) size];
                 int at = 0;
-                for (byte[] chunk : chunks) {
-                    int length = Math.min(chunk.length, value.length - at);
-                    System.arraycopy(chunk, 0, value, at, length);
+                for (ByteBuffer chunk : chunks) {
+                    int length = Math.min(chunk.capacity(), value.length - at);
+                    chunk.get(0, value, at, length);
                     at += length;
                 }
                 return StoredEntry.ownedBytes(key, value, writtenAt);
@@ -277,11 +293,11 @@ public final class MemoryStorage implements Storage {
             }
         }
 
-        /** Lets go of one hold; the last gives the chunks back (not the first piece, or an exact last one: other sizes). */
+        /** Lets go of one hold; the last gives the direct chunks back (not the heap pieces: other sizes). */
         void release() {
             if (chunks != null && holders.decrementAndGet() == 0) {
-                for (byte[] chunk : chunks) {
-                    if (chunk.length == CHUNK_BYTES && !closed) { // a closed storage keeps nothing
+                for (ByteBuffer chunk : chunks) {
+                    if (chunk.isDirect() && !closed) { // a closed storage keeps nothing
                         spareChunks.offer(chunk);
                     }
                 }

@@ -38,9 +38,9 @@ class MemoryStorageTest {
     }
 
     /**
-     * Read whole in an 8 KiB chunk, then reused 256 KiB chunks: every size around their edges and around a half-full
-     * last chunk (kept, or copied out), larger and smaller after each other (a reused chunk still holds the last
-     * value's bytes), from a stream that gives little per read.
+     * Read whole in an 8 KiB array, then through a reused 256 KiB buffer into reused chunks: every size around
+     * their edges and around a half-chunk last part (in a chunk, or in an array), larger and smaller after each
+     * other (a reused buffer or chunk still holds the last value's bytes), from a stream that gives little per read.
      */
     @Test
     void storesByteContentOfEverySizeExactly() throws IOException {
@@ -99,24 +99,42 @@ class MemoryStorageTest {
     }
 
     /**
-     * A replaced large value gives its chunks to the spares, for the next large writes: its last chunk too if it
-     * was kept (at least half full), not if its bytes were copied out (and that chunk given back at once).
+     * A replaced large value gives its chunks to the spares, for the next large writes: its last part too if it
+     * took a chunk (at least half a chunk), not if it was copied into an array of its size. The read buffer goes
+     * back to its own spares after every write over 8 KiB.
      */
     @Test
     void aReplacedLargeValueGivesItsChunksBack() throws IOException {
         int chunk = MemoryStorage.CHUNK_BYTES;
-        int[][] lastBytesAndChunksOwned = {{100, 3}, {chunk / 2 - 1, 3}, {chunk / 2, 4}, {chunk - 1, 4}};
+        int[][] lastBytesAndChunksOwned = {{0, 3}, {100, 3}, {chunk / 2 - 1, 3}, {chunk / 2, 4}, {chunk - 1, 4}};
         for (int[] row : lastBytesAndChunksOwned) {
             MemoryStorage fresh = new MemoryStorage();
-            fresh.putBytes("k", new ByteArrayInputStream(new byte[8192 + 3 * chunk + row[0]]), OverwritePolicy.REPLACE);
-            int spares = fresh.spareChunkCount();
-            assertEquals(4 - row[1], spares, "spares after a write whose last chunk holds " + row[0]);
+            byte[] value = new byte[8192 + 3 * chunk + row[0]];
+            Arrays.fill(value, (byte) 7);
+            fresh.putBytes("k", new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
+            assertEquals(0, fresh.spareChunkCount(), "the value owns every chunk it took");
+            assertEquals(1, fresh.spareReadBufferCount(), "the read buffer is back");
+            assertArrayEquals(value, fresh.get("k").orElseThrow().bytes(), "last part of " + row[0]);
 
             fresh.putText("k", "small", OverwritePolicy.REPLACE);
 
-            assertEquals(4, fresh.spareChunkCount(), "last chunk holding " + row[0]);
+            assertEquals(row[1], fresh.spareChunkCount(), "last part of " + row[0]);
             assertEquals("small", fresh.get("k").orElseThrow().text());
         }
+    }
+
+    /** A value of 8 KiB to 264 KiB is read through the pooled buffer into one array: it takes no chunk. */
+    @Test
+    void aValueThatFitsTheReadBufferTakesNoChunk() throws IOException {
+        int chunk = MemoryStorage.CHUNK_BYTES;
+        for (int size : new int[] {8192, 8193, 8192 + chunk - 1}) {
+            byte[] value = new byte[size];
+            Arrays.fill(value, (byte) 9);
+            storage.putBytes("k" + size, new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
+            assertArrayEquals(value, storage.get("k" + size).orElseThrow().bytes(), "size " + size);
+        }
+        assertEquals(0, storage.spareChunkCount());
+        assertEquals(1, storage.spareReadBufferCount(), "one buffer, reused by each write");
     }
 
     /** A large value that is not stored (REJECT lost, or its content failed part way) gives its chunks back. */
