@@ -119,9 +119,11 @@ public final class MemoryStorage implements Storage {
             chunksKept = true;
             return held;
         } finally {
-            spareReadBuffers.offer(buffer); // kept if there is room; else left to the collector
-            if (!chunksKept) {
-                chunks.forEach(spareChunks::offer); // reading failed: every chunk read into
+            if (!closed) { // a closed storage keeps nothing
+                spareReadBuffers.offer(buffer); // kept if there is room; else left to the collector
+                if (!chunksKept) {
+                    chunks.forEach(spareChunks::offer); // reading failed: every chunk read into
+                }
             }
         }
     }

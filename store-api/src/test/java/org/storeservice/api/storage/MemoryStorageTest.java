@@ -289,6 +289,32 @@ class MemoryStorageTest {
         assertFalse(storage.toString().isEmpty());
     }
 
+    /** A large write that was reading when the storage closed stores nothing and leaves nothing behind. */
+    @Test
+    void aLargeWriteClosedUnderKeepsNothing() throws IOException {
+        int chunk = MemoryStorage.CHUNK_BYTES;
+        InputStream closesHalfWay = new BulkStream() {
+            private int left = 8192 + 3 * chunk;
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (left == 0) {
+                    return -1;
+                }
+                if (left <= 2 * chunk) {
+                    storage.close();
+                }
+                int n = Math.min(len, left);
+                left -= n;
+                return n;
+            }
+        };
+
+        assertThrows(StorageException.class, () -> storage.putBytes("k", closesHalfWay, OverwritePolicy.REPLACE));
+        assertEquals(0, storage.spareChunkCount());
+        assertEquals(0, storage.spareReadBufferCount());
+    }
+
     private List<String> keys(String prefix) throws IOException {
         List<String> keys = new ArrayList<>();
         storage.scan(prefix, entry -> keys.add(entry.key()));
