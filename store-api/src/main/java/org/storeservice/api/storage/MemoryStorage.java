@@ -21,13 +21,18 @@ import org.storeservice.api.OverwritePolicy;
  * A thread-safe in-memory {@link Storage}, opened by the URI {@code memory:}. Entries live as long as
  * the instance: nothing survives the process. Byte content is read whole into memory before it is stored.
  *
- * <p>A value of more than {@value #CHUNK_BYTES} bytes is kept outside the Java heap, in 256 KiB direct buffers
- * ({@link ByteBuffer#allocateDirect}); when it is replaced (and nobody is reading it) its chunks are kept, up to
+ * <p>A value of 264 KiB (8 KiB + {@value #CHUNK_BYTES} bytes) or more is kept mostly outside the Java heap: its first
+ * 8 KiB and a last part under 128 KiB stay on the heap, the rest goes into 256 KiB direct buffers
+ * ({@link ByteBuffer#allocateDirect}). When it is replaced (and nobody is reading it) its chunks are kept, up to
  * 64 MiB, for the next large writes. Large values are few, big and long-lived: on the heap the collector copies
  * them between generations and, under a stream of 4 MiB writes, grows the heap to hold them and their garbage
- * (BENCHMARKS.md). Off it they cost their size and nothing more. They count against
- * {@code -XX:MaxDirectMemorySize} (by default as large as {@code -Xmx}), not against the heap; a chunk dropped
- * because the spares are full is freed by the next garbage collection.
+ * (BENCHMARKS.md); off it, it never touches their bytes. Smaller values are one heap array of their size.
+ *
+ * <p>The chunks count against {@code -XX:MaxDirectMemorySize} (by default as large as {@code -Xmx}), not against
+ * the heap. A chunk dropped (spares full, or the storage closed) is freed only when a collection finds its buffer
+ * object unreachable; such objects are old, so that may wait for an old-generation collection, or for the
+ * {@code System.gc()} the JDK runs when an allocation reaches the direct limit (with
+ * {@code -XX:+DisableExplicitGC} that allocation fails with an {@link OutOfMemoryError} instead).
  */
 public final class MemoryStorage implements Storage {
     private static final int FIRST_CHUNK_BYTES = 8192;
@@ -72,8 +77,8 @@ public final class MemoryStorage implements Storage {
     }
 
     /**
-     * The content to its end: a value of up to {@value #CHUNK_BYTES} bytes in one heap array of its exact size,
-     * a larger one in direct chunks (taken from the spares), copied there through a pooled heap read buffer.
+     * The content to its end: a value under 264 KiB in one heap array of its exact size, a larger one mostly in
+     * direct chunks (taken from the spares), copied there through a pooled heap read buffer.
      */
     private Held read(String key, InputStream content) throws IOException {
         byte[] first = new byte[FIRST_CHUNK_BYTES];
@@ -119,12 +124,11 @@ public final class MemoryStorage implements Storage {
             chunksKept = true;
             return held;
         } finally {
-            if (!closed) { // a closed storage keeps nothing
-                spareReadBuffers.offer(buffer); // kept if there is room; else left to the collector
-                if (!chunksKept) {
-                    chunks.forEach(spareChunks::offer); // reading failed: every chunk read into
-                }
+            spareReadBuffers.offer(buffer); // kept if there is room; else left to the collector
+            if (!chunksKept) {
+                chunks.forEach(spareChunks::offer); // reading failed: every chunk read into
             }
+            dropSparesIfClosed();
         }
     }
 
@@ -164,7 +168,11 @@ public final class MemoryStorage implements Storage {
         return true;
     }
 
-    /** {@code true}: a write is a copy and a lock-free map update, so it may run on a selector thread. */
+    /**
+     * {@code true}: a write is a copy and a lock-free map update, so it may run on a selector thread. The one wait
+     * there is, a direct chunk allocated at the direct memory limit (the JDK then collects and waits for buffers to
+     * be freed), needs a value of 264 KiB or more, which no body small enough to be answered inline holds.
+     */
     @Override
     public boolean writesNeverBlock() {
         return true;
@@ -209,6 +217,17 @@ public final class MemoryStorage implements Storage {
         entries.clear();
         spareChunks.clear();
         spareReadBuffers.clear();
+    }
+
+    /**
+     * A closed storage keeps nothing. Checked after giving a buffer back, so that one given back while
+     * {@link #close()} ran is dropped as well (close() marks the storage closed before it clears the spares).
+     */
+    private void dropSparesIfClosed() {
+        if (closed) {
+            spareChunks.clear();
+            spareReadBuffers.clear();
+        }
     }
 
     private void ensureOpen() throws StorageException {
@@ -299,10 +318,11 @@ public final class MemoryStorage implements Storage {
         void release() {
             if (chunks != null && holders.decrementAndGet() == 0) {
                 for (ByteBuffer chunk : chunks) {
-                    if (chunk.isDirect() && !closed) { // a closed storage keeps nothing
+                    if (chunk.isDirect()) {
                         spareChunks.offer(chunk);
                     }
                 }
+                dropSparesIfClosed();
             }
         }
     }

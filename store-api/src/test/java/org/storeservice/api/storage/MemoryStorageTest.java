@@ -123,9 +123,12 @@ class MemoryStorageTest {
         }
     }
 
-    /** A value of 8 KiB to 264 KiB is read through the pooled buffer into one array: it takes no chunk. */
+    /**
+     * A value of 8 KiB up to 264 KiB (8 KiB + one chunk) is read through the pooled buffer into one array: it takes
+     * no chunk. At 264 KiB it takes one.
+     */
     @Test
-    void aValueThatFitsTheReadBufferTakesNoChunk() throws IOException {
+    void aValueBelow264KiBTakesNoChunk() throws IOException {
         int chunk = MemoryStorage.CHUNK_BYTES;
         for (int size : new int[] {8192, 8193, 8192 + chunk - 1}) {
             byte[] value = new byte[size];
@@ -135,6 +138,10 @@ class MemoryStorageTest {
         }
         assertEquals(0, storage.spareChunkCount());
         assertEquals(1, storage.spareReadBufferCount(), "one buffer, reused by each write");
+
+        storage.putBytes("edge", new ByteArrayInputStream(new byte[8192 + chunk]), OverwritePolicy.REPLACE);
+        storage.putText("edge", "replaced", OverwritePolicy.REPLACE);
+        assertEquals(1, storage.spareChunkCount(), "the 264 KiB value's one chunk, given back");
     }
 
     /** A large value that is not stored (REJECT lost, or its content failed part way) gives its chunks back. */
@@ -289,30 +296,42 @@ class MemoryStorageTest {
         assertFalse(storage.toString().isEmpty());
     }
 
-    /** A large write that was reading when the storage closed stores nothing and leaves nothing behind. */
+    /**
+     * A large write that was reading when the storage closed stores nothing and leaves nothing behind, whether its
+     * content then ends (the put is refused) or fails (the chunks read into are dropped, not kept).
+     */
     @Test
     void aLargeWriteClosedUnderKeepsNothing() throws IOException {
-        int chunk = MemoryStorage.CHUNK_BYTES;
-        InputStream closesHalfWay = new BulkStream() {
-            private int left = 8192 + 3 * chunk;
+        for (boolean failsAfterClose : new boolean[] {false, true}) {
+            MemoryStorage closing = new MemoryStorage();
+            int chunk = MemoryStorage.CHUNK_BYTES;
+            InputStream closesHalfWay = new BulkStream() {
+                private int left = 8192 + 3 * chunk;
 
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (left == 0) {
-                    return -1;
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    if (left <= 2 * chunk) {
+                        closing.close();
+                        if (failsAfterClose) {
+                            throw new IOException("the client went away");
+                        }
+                    }
+                    if (left == 0) {
+                        return -1;
+                    }
+                    int n = Math.min(len, left);
+                    left -= n;
+                    return n;
                 }
-                if (left <= 2 * chunk) {
-                    storage.close();
-                }
-                int n = Math.min(len, left);
-                left -= n;
-                return n;
-            }
-        };
+            };
 
-        assertThrows(StorageException.class, () -> storage.putBytes("k", closesHalfWay, OverwritePolicy.REPLACE));
-        assertEquals(0, storage.spareChunkCount());
-        assertEquals(0, storage.spareReadBufferCount());
+            Class<? extends IOException> expected = failsAfterClose ? IOException.class : StorageException.class;
+            IOException thrown = assertThrows(IOException.class,
+                    () -> closing.putBytes("k", closesHalfWay, OverwritePolicy.REPLACE));
+            assertEquals(expected, thrown.getClass());
+            assertEquals(0, closing.spareChunkCount(), "fails after close: " + failsAfterClose);
+            assertEquals(0, closing.spareReadBufferCount(), "fails after close: " + failsAfterClose);
+        }
     }
 
     private List<String> keys(String prefix) throws IOException {
