@@ -3,6 +3,7 @@ package org.storeservice.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +49,7 @@ class PhpSoapClientTest {
         String prefix = "php-soap" + soapVersion;
         ClientRun run = ClientRun.succeeding(List.of(PHP.toString(), Resources.path("php_soap_client.php"),
                 store.wsdl(), soapVersion, prefix,
-                ServedStore.hex(ServedStore.TEXT.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                ServedStore.hex(ServedStore.TEXT.getBytes(StandardCharsets.UTF_8)),
                 ServedStore.hex(ServedStore.BYTES)));
 
         List<String> lines = run.lines();

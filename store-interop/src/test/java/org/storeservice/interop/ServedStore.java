@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Optional;
 import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.api.storage.StoredEntry;
@@ -50,7 +51,7 @@ final class ServedStore implements AutoCloseable {
     }
 
     void assertNothingStored(String key) throws IOException {
-        assertEquals(java.util.Optional.empty(), storage.get(key), key);
+        assertEquals(Optional.empty(), storage.get(key), key);
     }
 
     /** Lower-case hex, the form the client scripts take values in (immune to the platform's argv encoding). */

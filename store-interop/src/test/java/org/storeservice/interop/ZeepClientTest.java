@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -50,9 +51,11 @@ class ZeepClientTest {
     @BeforeEach
     void requireZeep() throws Exception {
         ExternalClient.requireExecutables("Python's zeep", INSTALL, PYTHON);
-        ProcessBuilder probe = new ProcessBuilder(PYTHON.toString(), "-c", "import zeep").redirectErrorStream(true);
-        probe.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        ExternalClient.require(probe.start().waitFor() == 0, "Python's zeep: " + PYTHON + " cannot import zeep", INSTALL);
+        Process probe = new ProcessBuilder(PYTHON.toString(), "-c", "import zeep")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        boolean imports = probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        probe.destroyForcibly();
+        ExternalClient.require(imports, "Python's zeep: " + PYTHON + " cannot import zeep", INSTALL);
     }
 
     @ParameterizedTest(name = "port {0}")
