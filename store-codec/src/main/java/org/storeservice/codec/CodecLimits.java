@@ -62,6 +62,22 @@ public final class CodecLimits {
      */
     public static final int DEFAULT_SPOOL_MEMORY_BYTES = 64 * 1024;
 
+    /**
+     * Default heap one request body may hold while it arrives, 1 MiB; the rest goes to a temporary file
+     * (deleted after the request). Stops a few large uploads from taking the whole
+     * {@linkplain #DEFAULT_BODY_MEMORY_BUDGET_BYTES budget}, so small requests keep their bodies in memory.
+     */
+    public static final int DEFAULT_BODY_MEMORY_BYTES = 1024 * 1024;
+
+    /**
+     * Default heap all request bodies in flight may hold together: a quarter of the JVM's maximum heap
+     * ({@code Runtime.maxMemory() / 4}, 24 MiB at {@code -Xmx96m}). Stops many concurrent uploads (or many
+     * slow ones) from exhausting the heap: past it every body goes to a temporary file. A fraction rather
+     * than a fixed size, because any fixed size is too much for a small heap and needlessly little for a
+     * large one; three quarters stay for decoding, the store and the server's own buffers.
+     */
+    public static final long DEFAULT_BODY_MEMORY_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
+
     private static final CodecLimits DEFAULTS = builder().build();
 
     private final long maxRequestBytes;
@@ -72,6 +88,8 @@ public final class CodecLimits {
     private final int maxElementCount;
     private final int maxParameterNames;
     private final int spoolMemoryBytes;
+    private final int bodyMemoryBytes;
+    private final long bodyMemoryBudgetBytes;
 
     private CodecLimits(Builder builder) {
         this.maxRequestBytes = builder.maxRequestBytes;
@@ -82,6 +100,8 @@ public final class CodecLimits {
         this.maxElementCount = builder.maxElementCount;
         this.maxParameterNames = builder.maxParameterNames;
         this.spoolMemoryBytes = builder.spoolMemoryBytes;
+        this.bodyMemoryBytes = builder.bodyMemoryBytes;
+        this.bodyMemoryBudgetBytes = builder.bodyMemoryBudgetBytes;
     }
 
     public static CodecLimits defaults() {
@@ -102,7 +122,9 @@ public final class CodecLimits {
                 .maxTextLength(maxTextLength)
                 .maxElementCount(maxElementCount)
                 .maxParameterNames(maxParameterNames)
-                .spoolMemoryBytes(spoolMemoryBytes);
+                .spoolMemoryBytes(spoolMemoryBytes)
+                .bodyMemoryBytes(bodyMemoryBytes)
+                .bodyMemoryBudgetBytes(bodyMemoryBudgetBytes);
     }
 
     /** Largest accepted request body, in bytes. */
@@ -145,13 +167,24 @@ public final class CodecLimits {
         return spoolMemoryBytes;
     }
 
+    /** Bytes of one request body kept in memory while it arrives, before the rest goes to a temporary file. */
+    public int bodyMemoryBytes() {
+        return bodyMemoryBytes;
+    }
+
+    /** Bytes of heap all request bodies in flight may hold together (see {@link BodyMemoryBudget}). */
+    public long bodyMemoryBudgetBytes() {
+        return bodyMemoryBudgetBytes;
+    }
+
     @Override
     public String toString() {
         return "CodecLimits{maxRequestBytes=" + maxRequestBytes + ", maxElementDepth=" + maxElementDepth
                 + ", maxAttributesPerElement=" + maxAttributesPerElement
                 + ", maxAttributeValueLength=" + maxAttributeValueLength + ", maxTextLength=" + maxTextLength
                 + ", maxElementCount=" + maxElementCount + ", maxParameterNames=" + maxParameterNames
-                + ", spoolMemoryBytes=" + spoolMemoryBytes + '}';
+                + ", spoolMemoryBytes=" + spoolMemoryBytes + ", bodyMemoryBytes=" + bodyMemoryBytes
+                + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes + '}';
     }
 
     /** Builds {@link CodecLimits}; starts from the defaults. Not thread-safe. */
@@ -164,6 +197,8 @@ public final class CodecLimits {
         private int maxElementCount = DEFAULT_MAX_ELEMENT_COUNT;
         private int maxParameterNames = DEFAULT_MAX_PARAMETER_NAMES;
         private int spoolMemoryBytes = DEFAULT_SPOOL_MEMORY_BYTES;
+        private int bodyMemoryBytes = DEFAULT_BODY_MEMORY_BYTES;
+        private long bodyMemoryBudgetBytes = DEFAULT_BODY_MEMORY_BUDGET_BYTES;
 
         private Builder() {
         }
@@ -217,6 +252,21 @@ public final class CodecLimits {
         /** @see #DEFAULT_SPOOL_MEMORY_BYTES */
         public Builder spoolMemoryBytes(int spoolMemoryBytes) {
             this.spoolMemoryBytes = atLeast(0, spoolMemoryBytes, "spoolMemoryBytes");
+            return this;
+        }
+
+        /** @see #DEFAULT_BODY_MEMORY_BYTES */
+        public Builder bodyMemoryBytes(int bodyMemoryBytes) {
+            this.bodyMemoryBytes = atLeast(0, bodyMemoryBytes, "bodyMemoryBytes");
+            return this;
+        }
+
+        /** @see #DEFAULT_BODY_MEMORY_BUDGET_BYTES */
+        public Builder bodyMemoryBudgetBytes(long bodyMemoryBudgetBytes) {
+            if (bodyMemoryBudgetBytes < 0) {
+                throw new IllegalArgumentException("bodyMemoryBudgetBytes must not be negative: " + bodyMemoryBudgetBytes);
+            }
+            this.bodyMemoryBudgetBytes = bodyMemoryBudgetBytes;
             return this;
         }
 

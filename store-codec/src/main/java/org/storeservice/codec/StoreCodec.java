@@ -28,6 +28,7 @@ public final class StoreCodec {
     private final SoapEndpoint soap;
     private final HttpEndpoint http;
     private final MetadataPages metadataPages;
+    private final BodyMemoryBudget bodyMemoryBudget;
 
     private StoreCodec(Builder builder) {
         this.store = builder.store;
@@ -37,6 +38,7 @@ public final class StoreCodec {
         this.soap = new SoapEndpoint(store, new XmlReaders(limits), namespace, limits);
         this.http = new HttpEndpoint(store, namespace, limits);
         this.metadataPages = new MetadataPages(namespace, endpointPath);
+        this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());
     }
 
     /** A codec that serves {@code store}; configure it, then {@link Builder#build()}. */
@@ -64,6 +66,21 @@ public final class StoreCodec {
      */
     public boolean writesNeverBlock() {
         return store.writesNeverBlock();
+    }
+
+    /**
+     * A buffer for one request's body, for a server adapter that collects the body before calling
+     * {@link #handle} (see {@link RequestBodyBuffer}); it shares this codec's {@link #bodyMemoryBudget()}.
+     *
+     * @param declaredLength the request's Content-Length, or {@code -1} if it has none
+     */
+    public RequestBodyBuffer newRequestBodyBuffer(long declaredLength) {
+        return new RequestBodyBuffer(limits, bodyMemoryBudget, declaredLength);
+    }
+
+    /** The heap that this codec's request body buffers may hold together ({@link CodecLimits#bodyMemoryBudgetBytes()}). */
+    public BodyMemoryBudget bodyMemoryBudget() {
+        return bodyMemoryBudget;
     }
 
     /**

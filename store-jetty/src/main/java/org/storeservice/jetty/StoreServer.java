@@ -45,9 +45,11 @@ import org.storeservice.codec.StoreCodec;
  * still running when the timeout elapses are cut off (their writes either complete or fail whole, as the
  * storage is atomic) and the fact is logged.
  *
- * <p><b>Slow clients.</b> A connection with no traffic for the idle timeout is closed, including one whose
- * request body has stalled; a body that arrives slower than the minimum data rate is refused. Together they
- * bound how long any client can hold a request thread.
+ * <p><b>Slow clients.</b> No thread waits for a client: request bodies are collected as they arrive (see
+ * {@link StoreHandler}), so a slow client costs a connection and a little memory. A connection with no traffic
+ * for the idle timeout is closed; a request head still arriving after the header timeout, and a body arriving
+ * slower than the minimum data rate, get {@code 408} and the connection is closed. Together they bound how
+ * long any client can hold a connection.
  *
  * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
  */
@@ -62,6 +64,12 @@ public final class StoreServer implements AutoCloseable {
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The default request header timeout, 20 s from a request head's first byte to its last: a head is a few
+     * hundred bytes that any working client sends at once, yet each byte restarts the idle timeout, so
+     * without it a client trickling its headers holds a connection forever.
+     */
+    public static final Duration DEFAULT_REQUEST_HEADERS_TIMEOUT = Duration.ofSeconds(20);
 
     private enum State { NEW, STARTED, STOPPED }
 
@@ -214,6 +222,7 @@ public final class StoreServer implements AutoCloseable {
         connector.setHost(config.host);
         connector.setPort(config.port);
         connector.setIdleTimeout(config.idleTimeout.toMillis());
+        connector.addBean(new HeaderDeadline(config.requestHeadersTimeout, connector.getScheduler()));
         jetty.addConnector(connector);
 
         // Outermost, so that it counts every request in flight and turns new ones away during stop.
@@ -309,6 +318,7 @@ public final class StoreServer implements AutoCloseable {
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+        private Duration requestHeadersTimeout = DEFAULT_REQUEST_HEADERS_TIMEOUT;
 
         private Builder() {
         }
@@ -385,8 +395,19 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
+         * How long a request head (request line and header fields) may take from its first byte to its last;
+         * past it the client gets {@code 408} and the connection is closed. Default 20 s.
+         */
+        public Builder requestHeadersTimeout(Duration requestHeadersTimeout) {
+            this.requestHeadersTimeout = positive(requestHeadersTimeout, "requestHeadersTimeout");
+            return this;
+        }
+
+        /**
          * The slowest accepted average request body rate, in bytes per second, counted after the body's first
-         * 10 seconds; {@code 0} for no minimum. Default {@value StoreHandler#DEFAULT_MIN_REQUEST_DATA_RATE}.
+         * 10 seconds; {@code 0} for no minimum. A body arriving slower gets {@code 408}. It holds no thread
+         * either way, but a connection, and its body's buffer. Default
+         * {@value StoreHandler#DEFAULT_MIN_REQUEST_DATA_RATE}.
          */
         public Builder minRequestDataRate(long bytesPerSecond) {
             if (bytesPerSecond < 0) {
@@ -430,6 +451,7 @@ public final class StoreServer implements AutoCloseable {
             copy.idleTimeout = idleTimeout;
             copy.minRequestDataRate = minRequestDataRate;
             copy.stopTimeout = stopTimeout;
+            copy.requestHeadersTimeout = requestHeadersTimeout;
             return copy;
         }
 

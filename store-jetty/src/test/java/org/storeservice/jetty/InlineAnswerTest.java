@@ -149,7 +149,9 @@ class InlineAnswerTest {
     }
 
     @Test
-    void aBodyStillArrivingIsHandedOffAndAnswered() throws Exception {
+    void aBodyStillArrivingIsAnsweredWhereItsRestArrivesWithoutAHandOff() throws Exception {
+        // The handler returns without waiting; the rest of the body completes the request where Jetty delivers
+        // it, and a small body held in memory with a store that never blocks is answered right there.
         start();
         String request = soap(SOAP11, "WriteString", "split", "two parts");
         int headersEnd = request.indexOf("\r\n\r\n") + 4;
@@ -162,7 +164,7 @@ class InlineAnswerTest {
 
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals("two parts", stored("split").text());
-        assertHandedOff();
+        assertAnsweredAfterTheHandlerReturnedWithoutAHandOff();
     }
 
     @Test
@@ -248,7 +250,7 @@ class InlineAnswerTest {
     }
 
     @Test
-    void aClientExpectingContinueGetsItFromTheHandedOffReadAndThenTheAnswer() throws Exception {
+    void aClientExpectingContinueGetsItWhenTheBodyIsAskedForAndThenTheAnswer() throws Exception {
         start();
         String request = soap(SOAP11, "WriteString", "continued", "after 100");
         int headersEnd = request.indexOf("\r\n\r\n") + 2;
@@ -257,12 +259,13 @@ class InlineAnswerTest {
         endPoint.addInput(request.substring(0, headersEnd) + "Expect: 100-continue\r\n\r\n");
         String interim = endPoint.getResponse(true, 10, TimeUnit.SECONDS);
         assertTrue(interim != null && interim.startsWith("HTTP/1.1 100 "), interim);
+        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned without the body");
         endPoint.addInput(request.substring(headersEnd + 2));
         HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse());
 
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals("after 100", stored("continued").text());
-        assertHandedOff();
+        assertAnsweredAfterTheHandlerReturnedWithoutAHandOff();
     }
 
     @Test
@@ -282,6 +285,11 @@ class InlineAnswerTest {
         assertEquals(0, threads.handOffs.get(), "no request was handed off");
         assertTrue(!storage.calledInsideHandler.isEmpty(), "the storage was called");
         assertFalse(storage.calledInsideHandler.contains(false), "the storage ran inside the handler's call");
+    }
+
+    private void assertAnsweredAfterTheHandlerReturnedWithoutAHandOff() {
+        assertEquals(0, threads.handOffs.get(), "no request was handed off");
+        assertEquals(List.of(false), storage.calledInsideHandler, "the storage ran after the handler returned");
     }
 
     private void assertHandedOff() {
@@ -380,7 +388,7 @@ class InlineAnswerTest {
 
         @Override
         public void execute(Runnable job) {
-            if (job instanceof StoreHandler.BlockingAnswer) {
+            if (job instanceof BodyExchange.HandOff) {
                 handOffs.incrementAndGet();
                 if (full) {
                     throw new RejectedExecutionException("test: no thread free");

@@ -1,0 +1,254 @@
+package org.storeservice.codec;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request's body, collected as it arrives so that no thread waits for the network while a client sends
+ * it: a server adapter {@linkplain #append appends} the bytes it receives, without blocking, and once the
+ * body has ended it gives {@link #open()} to the codec as the {@link CodecRequest}'s body, which then reads
+ * it without ever waiting for the client.
+ *
+ * <p>Bytes are kept in memory while this request holds at most {@link CodecLimits#bodyMemoryBytes()} and the
+ * codec's shared {@link BodyMemoryBudget} has room; after that, every further byte goes to a temporary file.
+ * {@link #close()} gives the memory back to the budget and deletes the file; the adapter calls it once the
+ * codec has answered, and on every failure.
+ *
+ * <p>At most {@link CodecLimits#maxRequestBytes()} + 1 bytes are kept: one byte past the limit is enough for
+ * the codec to answer with its too-large fault, so the codec alone owns that rule and its message. Once the
+ * buffer {@linkplain #isFull() is full} further bytes are dropped; the adapter should still read (and so
+ * discard) the rest of the body up to a bound of its own, so that a client still sending gets the answer
+ * rather than a connection reset. A body whose declared length is already over the limit is full from the
+ * start: the codec refuses it on the header, and its bytes are never needed.
+ *
+ * <p>Get one from {@link StoreCodec#newRequestBodyBuffer(long)}. Not thread-safe: fed by one thread at a
+ * time, then read by one, then closed.
+ */
+public final class RequestBodyBuffer implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(RequestBodyBuffer.class);
+    /** The first memory segment of a body of unknown length; later ones double, up to the largest. */
+    private static final int FIRST_SEGMENT_BYTES = 4 * 1024;
+    private static final int LARGEST_SEGMENT_BYTES = 256 * 1024;
+
+    private final long capacity;
+    private final long declaredLength;
+    private final int memoryBytes;
+    private final BodyMemoryBudget budget;
+    private final List<byte[]> segments = new ArrayList<>();
+    /** Bytes used in the last segment. */
+    private int lastFill;
+    /** Bytes reserved from the budget: the sum of the segments' lengths. */
+    private long reserved;
+    private long size;
+    private Path file;
+    private FileChannel channel;
+    private long fileSize;
+    private boolean opened;
+    private boolean closed;
+
+    RequestBodyBuffer(CodecLimits limits, BodyMemoryBudget budget, long declaredLength) {
+        long max = limits.maxRequestBytes();
+        this.capacity = declaredLength > max ? 0 : (max == Long.MAX_VALUE ? max : max + 1);
+        this.declaredLength = declaredLength;
+        this.memoryBytes = limits.bodyMemoryBytes();
+        this.budget = Objects.requireNonNull(budget, "budget");
+    }
+
+    /**
+     * Whether no more bytes will be kept: the buffer holds one byte past the request size limit, or the
+     * declared length was over it. The codec will answer with its too-large fault.
+     */
+    public boolean isFull() {
+        return size >= capacity;
+    }
+
+    /** The bytes held. */
+    public long size() {
+        return size;
+    }
+
+    /** Whether every byte held is in memory (none went to a file), so reading them touches no disk. */
+    public boolean inMemory() {
+        return channel == null;
+    }
+
+    /**
+     * Appends the remaining bytes of {@code bytes} (heap or direct), or as many as fit before the buffer
+     * {@linkplain #isFull() is full}; the rest are dropped. Consumes all of {@code bytes} either way, and keeps
+     * no reference to it, so the caller may release it at once. Never blocks on the network; it may write
+     * to a local file.
+     *
+     * @throws IOException if the temporary file could not be created or written (the buffer should then be
+     *     closed and the request failed)
+     * @throws IllegalStateException if the buffer was opened or closed already
+     */
+    public void append(ByteBuffer bytes) throws IOException {
+        if (opened || closed) {
+            throw new IllegalStateException(closed ? "closed" : "already opened");
+        }
+        int keep = (int) Math.min(bytes.remaining(), capacity - size);
+        ByteBuffer kept = bytes.slice(bytes.position(), keep);
+        bytes.position(bytes.limit());
+        while (kept.hasRemaining() && channel == null) {
+            if (lastSegmentFull() && !addSegment(kept.remaining())) {
+                break; // no memory left for this request: it, and all that follows, goes to the file
+            }
+            byte[] segment = segments.get(segments.size() - 1);
+            int n = Math.min(kept.remaining(), segment.length - lastFill);
+            kept.get(segment, lastFill, n);
+            lastFill += n;
+            size += n;
+        }
+        if (kept.hasRemaining()) {
+            toFile(kept);
+        }
+    }
+
+    private boolean lastSegmentFull() {
+        return segments.isEmpty() || lastFill == segments.get(segments.size() - 1).length;
+    }
+
+    /** Adds a memory segment, if this request's allowance and the shared budget both have room. */
+    private boolean addSegment(int arriving) {
+        long wanted = Math.max(arriving, Math.min(LARGEST_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, reserved)));
+        if (declaredLength >= 0) {
+            wanted = Math.min(wanted, declaredLength - size); // no more than can still arrive
+        }
+        wanted = Math.min(wanted, Math.min(capacity - size, memoryBytes - reserved));
+        if (wanted < 1 || !budget.tryReserve(wanted)) {
+            return false;
+        }
+        reserved += wanted;
+        segments.add(new byte[(int) wanted]);
+        lastFill = 0;
+        return true;
+    }
+
+    private void toFile(ByteBuffer bytes) throws IOException {
+        if (channel == null) {
+            file = Files.createTempFile("store-body-", ".tmp");
+            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        }
+        int n = bytes.remaining();
+        while (bytes.hasRemaining()) {
+            channel.write(bytes, fileSize + n - bytes.remaining());
+        }
+        fileSize += n;
+        size += n;
+    }
+
+    /**
+     * The bytes held, in order: memory first, then the file. Reading never waits for the network. The stream
+     * is valid until {@link #close()}; closing it does nothing.
+     *
+     * @throws IllegalStateException if called twice, or after {@link #close()}
+     */
+    public InputStream open() {
+        if (opened || closed) {
+            throw new IllegalStateException(closed ? "closed" : "already opened");
+        }
+        opened = true;
+        return new Reader();
+    }
+
+    /** Gives the memory back to the budget and deletes the file. Idempotent; never throws. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        segments.clear();
+        budget.release(reserved);
+        reserved = 0;
+        if (file == null) {
+            return;
+        }
+        try {
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException e) {
+            log.warn("Could not close the request body file {}", file, e);
+        }
+        try { // even if closing failed: the file must not outlive the request
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.warn("Could not delete the request body file {}", file, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RequestBodyBuffer{size=" + size + ", inMemory=" + (size - fileSize) + ", inFile=" + fileSize
+                + (isFull() ? ", full" : "") + (closed ? ", closed" : "") + '}';
+    }
+
+    /** Reads the segments, then the file by position (the file's one descriptor serves writing and reading). */
+    private final class Reader extends InputStream {
+        private int segment;
+        private int offset;
+        private long filePosition;
+        private final byte[] one = new byte[1];
+
+        @Override
+        public int read() throws IOException {
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int off, int length) throws IOException {
+            Objects.checkFromIndexSize(off, length, buffer.length);
+            if (closed) {
+                throw new IOException("Request body buffer closed");
+            }
+            if (length == 0) {
+                return 0;
+            }
+            while (segment < segments.size()) {
+                int fill = segment == segments.size() - 1 ? lastFill : segments.get(segment).length;
+                if (offset < fill) {
+                    int n = Math.min(length, fill - offset);
+                    System.arraycopy(segments.get(segment), offset, buffer, off, n);
+                    offset += n;
+                    return n;
+                }
+                segment++;
+                offset = 0;
+            }
+            if (filePosition >= fileSize) {
+                return -1;
+            }
+            int n = channel.read(ByteBuffer.wrap(buffer, off, (int) Math.min(length, fileSize - filePosition)),
+                    filePosition);
+            if (n < 0) {
+                throw new IOException("Request body file ended early: " + file);
+            }
+            filePosition += n;
+            return n;
+        }
+
+        @Override
+        public int available() {
+            if (closed) {
+                return 0;
+            }
+            long left = fileSize - filePosition;
+            for (int i = segment; i < segments.size(); i++) {
+                left += (i == segments.size() - 1 ? lastFill : segments.get(i).length) - (i == segment ? offset : 0);
+            }
+            return (int) Math.min(Integer.MAX_VALUE, left);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package org.storeservice.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class RequestBodyBufferTest {
+    private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
+
+    private static CodecLimits limits(long maxRequestBytes, int bodyMemoryBytes) {
+        return CodecLimits.builder().maxRequestBytes(maxRequestBytes).bodyMemoryBytes(bodyMemoryBytes).build();
+    }
+
+    @Test
+    void aSmallBodyStaysInMemoryAndReadsBackExactly() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 20);
+        byte[] content = bytes(700);
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(10_000, 4096), budget, content.length)) {
+            appendInPieces(buffer, content, 7);
+
+            assertTrue(buffer.inMemory());
+            assertFalse(buffer.isFull());
+            assertEquals(700, buffer.size());
+            assertEquals(700, budget.reserved(), "a body of declared length gets a segment of exactly that length");
+            assertArrayEquals(content, buffer.open().readAllBytes());
+        }
+        assertEquals(0, budget.reserved());
+    }
+
+    @Test
+    void pastItsOwnMemoryABodyGoesToAFileThatCloseDeletes() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 20);
+        byte[] content = bytes(100_000);
+        Set<Path> before = bodyFiles();
+        RequestBodyBuffer buffer = new RequestBodyBuffer(limits(1_000_000, 10_000), budget, -1);
+        appendInPieces(buffer, content, 999);
+
+        assertFalse(buffer.inMemory());
+        assertTrue(budget.reserved() <= 10_000, budget.toString());
+        assertEquals(1, difference(bodyFiles(), before).size(), "one temporary file");
+        assertArrayEquals(content, readInSmallReads(buffer.open()));
+
+        buffer.close();
+        assertEquals(Set.of(), difference(bodyFiles(), before), "the file is deleted");
+        assertEquals(0, budget.reserved());
+    }
+
+    @Test
+    void whenTheSharedBudgetIsSpentBodiesGoToFiles() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(10_000);
+        CodecLimits limits = limits(1_000_000, 1_000_000);
+        byte[] content = bytes(30_000);
+        try (RequestBodyBuffer first = new RequestBodyBuffer(limits, budget, -1);
+                RequestBodyBuffer second = new RequestBodyBuffer(limits, budget, -1)) {
+            appendInPieces(first, content, 4096);
+            appendInPieces(second, content, 4096);
+
+            assertTrue(budget.highWaterMark() <= 10_000, budget.toString());
+            assertFalse(first.inMemory());
+            assertArrayEquals(content, first.open().readAllBytes());
+            assertArrayEquals(content, second.open().readAllBytes());
+        }
+        assertEquals(0, budget.reserved());
+    }
+
+    @Test
+    void aZeroBudgetKeepsEveryBodyInAFile() throws IOException {
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(100, 100), new BodyMemoryBudget(0), -1)) {
+            buffer.append(ByteBuffer.wrap(bytes(10)));
+            assertFalse(buffer.inMemory());
+            assertArrayEquals(bytes(10), buffer.open().readAllBytes());
+        }
+    }
+
+    @Test
+    void itKeepsOneBytePastTheLimitAndDropsTheRest() throws IOException {
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(100, 1000), new BodyMemoryBudget(1000), -1)) {
+            ByteBuffer arriving = ByteBuffer.wrap(bytes(150));
+            buffer.append(arriving);
+
+            assertFalse(arriving.hasRemaining(), "every byte consumed");
+            assertTrue(buffer.isFull());
+            assertEquals(101, buffer.size());
+            buffer.append(ByteBuffer.wrap(bytes(50)));
+            assertEquals(101, buffer.size());
+            assertEquals(101, buffer.open().readAllBytes().length);
+        }
+    }
+
+    @Test
+    void aBodyExactlyAtTheLimitIsNotFull() throws IOException {
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(100, 1000), new BodyMemoryBudget(1000), -1)) {
+            buffer.append(ByteBuffer.wrap(bytes(100)));
+            assertFalse(buffer.isFull());
+        }
+    }
+
+    @Test
+    void aDeclaredLengthOverTheLimitIsFullFromTheStartAndKeepsNothing() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1000);
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(100, 1000), budget, 101)) {
+            assertTrue(buffer.isFull());
+            buffer.append(ByteBuffer.wrap(bytes(101)));
+            assertEquals(0, buffer.size());
+            assertEquals(0, budget.highWaterMark());
+        }
+    }
+
+    @Test
+    void directBuffersAreCopiedToo() throws IOException {
+        ByteBuffer direct = ByteBuffer.allocateDirect(300);
+        direct.put(bytes(300)).flip();
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(1000, 100), new BodyMemoryBudget(1000), -1)) {
+            buffer.append(direct);
+            assertArrayEquals(bytes(300), buffer.open().readAllBytes());
+        }
+    }
+
+    @Test
+    void readingAfterCloseFailsAndAppendingAfterOpenIsRefused() throws IOException {
+        RequestBodyBuffer buffer = new RequestBodyBuffer(limits(1000, 100), new BodyMemoryBudget(1000), -1);
+        buffer.append(ByteBuffer.wrap(bytes(10)));
+        InputStream body = buffer.open();
+        assertThrows(IllegalStateException.class, () -> buffer.append(ByteBuffer.wrap(bytes(1))));
+        assertThrows(IllegalStateException.class, buffer::open);
+        buffer.close();
+        buffer.close(); // idempotent
+        assertThrows(IOException.class, body::read);
+    }
+
+    @Test
+    void theBudgetNeverGoesOverItsCapacityAndRefusesWhatDoesNotFit() {
+        BodyMemoryBudget budget = new BodyMemoryBudget(100);
+        assertTrue(budget.tryReserve(60));
+        assertFalse(budget.tryReserve(41));
+        assertTrue(budget.tryReserve(40));
+        assertEquals(100, budget.highWaterMark());
+        budget.release(100);
+        assertEquals(0, budget.reserved());
+        assertEquals(100, budget.highWaterMark());
+        assertThrows(IllegalStateException.class, () -> budget.release(1));
+        assertThrows(IllegalArgumentException.class, () -> new BodyMemoryBudget(-1));
+    }
+
+    @Test
+    void theCodecSharesOneBudgetAcrossItsBuffers() throws IOException {
+        StoreCodec codec = StoreCodec.builder(org.mockito.Mockito.mock(org.storeservice.api.Store.class))
+                .limits(CodecLimits.builder().bodyMemoryBudgetBytes(12_345).build())
+                .build();
+        assertEquals(12_345, codec.bodyMemoryBudget().capacity());
+        try (RequestBodyBuffer buffer = codec.newRequestBodyBuffer(10)) {
+            buffer.append(ByteBuffer.wrap(bytes(10)));
+            assertEquals(10, codec.bodyMemoryBudget().reserved());
+        }
+        assertEquals(0, codec.bodyMemoryBudget().reserved());
+    }
+
+    private static void appendInPieces(RequestBodyBuffer buffer, byte[] content, int piece) throws IOException {
+        for (int i = 0; i < content.length; i += piece) {
+            buffer.append(ByteBuffer.wrap(content, i, Math.min(piece, content.length - i)));
+        }
+    }
+
+    private static byte[] readInSmallReads(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] small = new byte[333];
+        for (int n; (n = in.read(small)) >= 0; ) {
+            out.write(small, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] bytes(int n) {
+        byte[] bytes = new byte[n];
+        new Random(n).nextBytes(bytes);
+        return bytes;
+    }
+
+    private static Set<Path> bodyFiles() throws IOException {
+        try (Stream<Path> files = Files.list(TMP)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("store-body-")).collect(Collectors.toSet());
+        }
+    }
+
+    private static Set<Path> difference(Set<Path> after, Set<Path> before) {
+        return after.stream().filter(p -> !before.contains(p)).collect(Collectors.toSet());
+    }
+}
