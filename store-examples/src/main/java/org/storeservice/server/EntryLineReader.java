@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -23,7 +23,7 @@ import org.storeservice.api.storage.StoredEntry;
 /**
  * Reads entries in the {@linkplain EntryLines export format}, one line at a time, so an import never holds
  * more than one entry. Strict, so that a damaged or hand-edited file is stopped at the line that is wrong
- * rather than imported as something else: each line is exactly one object with the four fields, all
+ * rather than imported as something else: each line is exactly one object with the fields ({@code written} optional), all
  * strings, nothing unknown, nothing twice; {@code type} is {@code string} or {@code bytes}; a bytes value
  * is valid base64; {@code written} is an ISO-8601 instant; the key is not empty; the input is valid UTF-8.
  * Empty lines are skipped. Line ends may be {@code \n} or {@code \r\n}; the last line needs none.
@@ -141,7 +141,7 @@ final class EntryLineReader {
     }
 
     private StoredEntry entry(Map<String, String> fields) throws MalformedLineException {
-        for (String name : new String[] {EntryLines.KEY, EntryLines.TYPE, EntryLines.VALUE, EntryLines.WRITTEN}) {
+        for (String name : new String[] {EntryLines.KEY, EntryLines.TYPE, EntryLines.VALUE}) { // written: optional
             if (!fields.containsKey(name)) {
                 throw malformed("missing field \"" + name + "\"");
             }
@@ -150,11 +150,14 @@ final class EntryLineReader {
         if (key.isEmpty()) {
             throw malformed("empty key");
         }
-        Instant written;
-        try {
-            written = Instant.parse(fields.get(EntryLines.WRITTEN));
-        } catch (DateTimeParseException e) {
-            throw malformed("\"" + EntryLines.WRITTEN + "\" is not an ISO-8601 instant: " + fields.get(EntryLines.WRITTEN));
+        // Optional, and checked if given; an import stamps each write with its own time anyway.
+        Instant written = Instant.EPOCH;
+        if (fields.containsKey(EntryLines.WRITTEN)) {
+            try {
+                written = Instant.parse(fields.get(EntryLines.WRITTEN));
+            } catch (DateTimeParseException e) {
+                throw malformed("\"" + EntryLines.WRITTEN + "\" is not an ISO-8601 instant: " + fields.get(EntryLines.WRITTEN));
+            }
         }
         String type = fields.get(EntryLines.TYPE);
         String value = fields.get(EntryLines.VALUE);
@@ -165,12 +168,27 @@ final class EntryLineReader {
                 try {
                     return StoredEntry.bytes(key, Base64.getDecoder().decode(value), written);
                 } catch (IllegalArgumentException e) {
-                    throw malformed("\"" + EntryLines.VALUE + "\" of a bytes entry is not valid base64: " + e.getMessage());
+                    throw malformed("\"" + EntryLines.VALUE + "\" of a bytes entry is not valid base64: " + base64Problem(value, e));
                 }
             default:
                 throw malformed("\"" + EntryLines.TYPE + "\" is neither \"" + EntryLines.TYPE_STRING + "\" nor \""
                         + EntryLines.TYPE_BYTES + "\": " + type);
         }
+    }
+
+    /** The first character outside the base64 alphabet and where it is (the JDK names it by its hex code), or the JDK's reason. */
+    static String base64Problem(String value, IllegalArgumentException e) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean alphabet = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=';
+            if (!alphabet) {
+                int codePoint = value.codePointAt(i);
+                String shown = codePoint < 0x20 || codePoint == 0x7f ? String.format("U+%04X", codePoint)
+                        : "'" + new String(Character.toChars(codePoint)) + "'";
+                return shown + " at column " + (i + 1) + " of the value";
+            }
+        }
+        return e.getMessage();
     }
 
     private MalformedLineException malformed(String reason) {

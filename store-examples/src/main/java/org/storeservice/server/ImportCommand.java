@@ -1,15 +1,13 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.util.Optional;
-import java.util.Set;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.StoredEntry;
+import picocli.CommandLine.Command;
 
 /**
  * {@code import}: reads {@linkplain EntryLines JSON Lines} from standard input and writes each entry, in
@@ -24,17 +22,28 @@ import org.storeservice.api.storage.StoredEntry;
  * possibly under other limits. A line's {@code written} time is checked but not kept: a backend stamps each
  * write with the time it makes it.
  */
+@Command(name = "import", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class, showDefaultValues = true,
+        header = "Write every entry read as JSON Lines from standard input.",
+        description = {"Reads entries in export's JSON Lines format from standard input and writes each one, keeping its"
+                + " type; an existing key is replaced. Stops with status 1 at the first malformed or unstorable line,"
+                + " naming it; the entries before that line stay written, and importing again replaces them.",
+                "From SQLite to PostgreSQL:",
+                "  java -jar store-server.jar export --storage sqlite:data/store.db \\",
+                "    | java -jar store-server.jar import --storage 'jdbc:postgresql://HOST/DB?user=U&password=P'"})
 final class ImportCommand extends StorageCommand {
-    private final InputStream in;
+    ImportCommand(ToolContext context) {
+        super(context);
+    }
 
-    ImportCommand(InputStream in, PrintStream help, PrintStream err) {
-        super("import", Set.of(), 0, help, err);
-        this.in = in;
+    /** The target of an import may be new: a move to PostgreSQL or to a new SQLite file creates it. */
+    @Override
+    boolean createsStorage() {
+        return true;
     }
 
     @Override
-    int run(Storage storage, ToolOptions options) throws IOException {
-        EntryLineReader reader = new EntryLineReader(in);
+    int run(Storage storage) throws IOException {
+        EntryLineReader reader = new EntryLineReader(context.in());
         long imported = 0;
         try {
             for (Optional<StoredEntry> next = reader.next(); next.isPresent(); next = reader.next()) {
@@ -63,21 +72,5 @@ final class ImportCommand extends StorageCommand {
         if (!stored) { // REPLACE never refuses; a backend that does is not keeping the contract
             throw new IOException("line " + lineNumber + ": the storage refused to replace the key " + Quoted.of(entry.key()));
         }
-    }
-
-    @Override
-    public String usage() {
-        return String.join(System.lineSeparator(),
-                "Usage: java -jar store-server.jar import [--storage URI] < export.jsonl",
-                "Reads entries in export's JSON Lines format from standard input and writes each one, keeping its",
-                "type; an existing key is replaced. Stops with status 1 at the first malformed or unstorable line,",
-                "naming it; the entries before that line stay written, and importing again replaces them.",
-                "From SQLite to PostgreSQL:",
-                "  java -jar store-server.jar export --storage sqlite:data/store.db \\",
-                "    | java -jar store-server.jar import --storage 'jdbc:postgresql://HOST/DB?user=U&password=P'",
-                "",
-                ToolUsage.STORAGE_OPTION,
-                ToolUsage.HELP_OPTION,
-                "");
     }
 }

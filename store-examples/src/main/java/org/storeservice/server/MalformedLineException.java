@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 /**
  * A key as messages show it: in quotes, with control characters escaped so that it stays on one line, and

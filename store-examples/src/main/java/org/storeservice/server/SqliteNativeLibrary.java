@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
@@ -55,12 +55,12 @@ final class SqliteNativeLibrary {
     }
 
     /**
-     * If the command line's storage is SQLite (the default) and the JVM was not told where the library is, sets
-     * sqlite-jdbc's properties to the cached copy, making that copy first if needed.
+     * If {@code storageUri} is SQLite and the JVM was not told where the library is, sets sqlite-jdbc's properties to
+     * the cached copy, making that copy first if needed. Called before the storage is opened.
      */
-    static void useCachedCopy(List<String> args) {
+    static void useCachedCopy(String storageUri) {
         if (System.getProperty(PATH_PROPERTY) != null || System.getProperty(NAME_PROPERTY) != null
-                || !storageIsSqlite(args)) {
+                || !storageIsSqlite(storageUri)) {
             return;
         }
         try {
@@ -73,21 +73,9 @@ final class SqliteNativeLibrary {
         }
     }
 
-    /**
-     * Whether {@code args} leave the storage at its SQLite default or name a {@code sqlite:} URI. A guess good
-     * enough for a cache: a wrong one costs the time this saves, never a wrong library.
-     */
-    static boolean storageIsSqlite(List<String> args) {
-        String uri = ServerOptions.DEFAULT_STORAGE_URI;
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (arg.equals("--storage") && i + 1 < args.size()) {
-                uri = args.get(++i);
-            } else if (arg.startsWith("--storage=")) {
-                uri = arg.substring("--storage=".length());
-            }
-        }
-        return uri.toLowerCase(Locale.ROOT).startsWith("sqlite:");
+    /** Whether {@code storageUri} is an {@code sqlite:} URI (schemes match in any case). */
+    static boolean storageIsSqlite(String storageUri) {
+        return storageUri.toLowerCase(Locale.ROOT).startsWith("sqlite:");
     }
 
     private static Optional<Path> cacheRoot() {

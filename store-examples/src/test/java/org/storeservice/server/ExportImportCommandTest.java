@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -10,11 +10,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -74,7 +74,7 @@ class ExportImportCommandTest {
         };
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int status = new Main(InputStream.nullInputStream(), brokenPipe, new PrintStream(err, true, UTF_8), hook -> { })
+        int status = new Main(ToolRun.context(InputStream.nullInputStream(), brokenPipe, err, Map.of(), hook -> { }))
                 .run("export", "--storage", source);
 
         assertEquals(Main.EXIT_FAILURE, status);
@@ -83,7 +83,9 @@ class ExportImportCommandTest {
     }
 
     @Test
-    void anEmptyStoreExportsNothing() {
+    void anEmptyStoreExportsNothing() throws IOException {
+        Storages.open(sqlite("empty.db")).close();
+
         ToolRun run = ToolRun.run("export", "--storage", sqlite("empty.db"));
 
         assertEquals(Main.EXIT_OK, run.status, run.toString());
@@ -162,6 +164,31 @@ class ExportImportCommandTest {
     }
 
     @Test
+    void writtenIsOptional() throws IOException {
+        String target = sqlite("t.db");
+
+        ToolRun run = ToolRun.withInput("{\"key\":\"k\",\"type\":\"string\",\"value\":\"v\"}\n", "import", "--storage", target);
+
+        assertEquals(Main.EXIT_OK, run.status, run.toString());
+        try (Storage s = Storages.open(target)) {
+            assertEquals("v", s.get("k").orElseThrow().text());
+        }
+    }
+
+    @Test
+    void readCommandsRefuseAStorageThatIsNotThereAndDoNotCreateIt() {
+        Path missing = directory.resolve("mistyped/store.db");
+        for (String[] args : new String[][] {{"get", "k"}, {"list"}, {"export"}, {"delete", "k"}}) {
+            String[] withStorage = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                    java.util.stream.Stream.of("--storage", "sqlite:" + missing)).toArray(String[]::new);
+            ToolRun run = ToolRun.run(withStorage);
+            assertEquals(Main.EXIT_FAILURE, run.status, run.toString());
+            assertTrue(run.err.startsWith("store-server " + args[0] + ": no SQLite database at " + missing), run.err);
+        }
+        assertTrue(!java.nio.file.Files.exists(missing.getParent()), "created " + missing.getParent());
+    }
+
+    @Test
     void aMalformedLineStopsTheImportNamingItAndTheLinesBeforeItStayWritten() throws IOException {
         String target = sqlite("t.db");
         String input = line("a", "string", "1") + line("b", "bytes", "Ag==")
@@ -190,12 +217,13 @@ class ExportImportCommandTest {
         assertImportFails(ok + ok + "not json\n", "line 3: not valid JSON: Unrecognized token 'not'");
         assertImportFails("{\"key\":\"k\",\"type\":\"string\",\"value\":\"v\",\"written\":\"2020-01-01T00:00:00Z\",\"x\":\"\"}\n",
                 "line 1: unknown field \"x\"");
-        assertImportFails("{\"key\":\"k\",\"type\":\"string\",\"value\":\"v\"}\n", "line 1: missing field \"written\"");
+        assertImportFails("{\"key\":\"k\",\"type\":\"string\",\"written\":\"2020-01-01T00:00:00Z\"}\n", "line 1: missing field \"value\"");
         assertImportFails("{\"key\":\"k\",\"type\":\"string\",\"value\":1,\"written\":\"2020-01-01T00:00:00Z\"}\n",
                 "line 1: field \"value\" is not a string");
         assertImportFails("{\"key\":\"k\",\"key\":\"k2\",\"type\":\"string\",\"value\":\"v\",\"written\":\"2020-01-01T00:00:00Z\"}\n",
                 "line 1: not valid JSON: Duplicate field 'key'");
-        assertImportFails(line("k", "bytes", "not base64!"), "line 1: \"value\" of a bytes entry is not valid base64");
+        assertImportFails(line("k", "bytes", "AAEC%w=="), "line 1: \"value\" of a bytes entry is not valid base64: '%' at column 5 of the value");
+        assertImportFails(line("k", "bytes", "A"), "line 1: \"value\" of a bytes entry is not valid base64: ");
         assertImportFails(line("k", "text", "v"), "line 1: \"type\" is neither \"string\" nor \"bytes\": text");
         assertImportFails(line("", "string", "v"), "line 1: empty key");
         assertImportFails("{\"key\":\"k\",\"type\":\"string\",\"value\":\"v\",\"written\":\"yesterday\"}\n",

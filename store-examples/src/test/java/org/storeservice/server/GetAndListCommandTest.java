@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -76,10 +76,11 @@ class GetAndListCommandTest {
         ToolRun two = ToolRun.run("get", "--storage", storage, "a", "b");
 
         assertEquals(Main.EXIT_USAGE, none.status);
-        assertTrue(none.err.startsWith("store-server: missing argument" + System.lineSeparator()
+        assertTrue(none.err.startsWith("store-server: Missing required parameter: 'KEY'" + System.lineSeparator()
+                + "Print the value stored under KEY." + System.lineSeparator()
                 + "Usage: java -jar store-server.jar get"), none.err);
         assertEquals(Main.EXIT_USAGE, two.status);
-        assertTrue(two.err.startsWith("store-server: unexpected argument: b"), two.err);
+        assertTrue(two.err.startsWith("store-server: Unmatched argument at index 4: 'b'"), two.err);
         assertEquals(0, none.out.length + two.out.length);
     }
 
@@ -104,9 +105,9 @@ class GetAndListCommandTest {
         ToolRun run = ToolRun.run("list", "--help");
 
         assertEquals(Main.EXIT_OK, run.status);
-        assertTrue(run.outText().startsWith("Usage: java -jar store-server.jar list [--storage URI] [--prefix P]"),
-                run.outText());
-        assertTrue(run.outText().contains("(default sqlite:data/store.db)"), run.outText());
+        assertTrue(run.outText().startsWith("Print the keys, one a line." + System.lineSeparator()
+                + "Usage: java -jar store-server.jar list [-hV] [--log-level=LEVEL] [--prefix=P]"), run.outText());
+        assertTrue(run.outText().contains("Default: sqlite:data/store.db"), run.outText());
         assertEquals("", run.err);
     }
 
@@ -116,7 +117,7 @@ class GetAndListCommandTest {
         ToolRun scheme = ToolRun.run("export", "--storage", "nosuch:x");
 
         assertEquals(Main.EXIT_USAGE, option.status);
-        assertTrue(option.err.startsWith("store-server: unknown option: --limit"), option.err);
+        assertTrue(option.err.startsWith("store-server: Unknown options: '--limit', '3'"), option.err);
         assertEquals(Main.EXIT_USAGE, scheme.status);
         assertTrue(scheme.err.startsWith("store-server: No storage backend for 'nosuch:x'; known prefixes:"), scheme.err);
         assertTrue(scheme.err.contains("Usage: java -jar store-server.jar export"), scheme.err);

@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,18 +29,20 @@ class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<Thread> hooks = new ArrayList<>();
-    private final Main main = new Main(InputStream.nullInputStream(), out, new PrintStream(err, true, UTF_8), hooks::add);
+    private final List<Integer> halted = new ArrayList<>();
+    private final Main main = new Main(new ToolContext(InputStream.nullInputStream(), out, new PrintStream(err, true, UTF_8),
+            Map.of(), hooks::add, halted::add, uri -> { }));
 
     @Test
     void helpPrintsTheUsageOnStandardOutput() {
         assertEquals(Main.EXIT_OK, main.run("--help"));
 
         String help = out.toString(UTF_8);
-        assertTrue(help.startsWith("Usage: java -jar store-server.jar [serve] [options]"), help);
-        for (String command : List.of("serve", "get KEY", "list [--prefix P]", "export", "import")) {
+        assertTrue(help.startsWith("Usage: java -jar store-server.jar [-hV] [--host=ADDRESS]"), help);
+        for (String command : List.of("serve", "get", "list", "export", "import", "delete")) {
             assertTrue(help.contains(System.lineSeparator() + "  " + command + " "), "lists " + command + ":\n" + help);
         }
-        assertTrue(help.contains("(default sqlite:data/store.db)"), help);
+        assertTrue(help.contains("Default: sqlite:data/store.db"), help);
         assertEquals("", err.toString(UTF_8));
         assertTrue(hooks.isEmpty());
     }
@@ -49,7 +52,7 @@ class MainTest {
         assertEquals(Main.EXIT_USAGE, main.run("--port", "x"));
 
         String[] lines = err.toString(UTF_8).split("\\R");
-        assertEquals("store-server: --port: not a whole number: x", lines[0]);
+        assertEquals("store-server: Invalid value for option '--port': not a whole number: x", lines[0]);
         assertTrue(lines[1].startsWith("Usage: "), lines[1]);
         assertEquals("", out.toString(UTF_8));
     }

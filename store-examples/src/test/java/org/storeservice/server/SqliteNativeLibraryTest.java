@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,16 +24,13 @@ import org.sqlite.util.LibraryLoaderUtil;
 class SqliteNativeLibraryTest {
 
     @Test
-    void theStorageIsSqliteByDefaultOrWhenItsUriSaysSo() {
-        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of()));
-        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--port", "0")));
-        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "sqlite:x.db")));
-        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("export", "--storage=sqlite:x.db")));
-        assertTrue(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "SQLite:x.db")), "schemes match in any case");
-        assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "memory:")));
-        assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("get", "k", "--storage=jdbc:postgresql://h/db")));
-        assertFalse(SqliteNativeLibrary.storageIsSqlite(List.of("--storage", "sqlite:a", "--storage", "files:d")),
-                "the last one counts, as for the option parser");
+    void theStorageIsSqliteWhenItsUriSaysSo() {
+        assertTrue(SqliteNativeLibrary.storageIsSqlite(CommonOptions.DEFAULT_STORAGE_URI));
+        assertTrue(SqliteNativeLibrary.storageIsSqlite("sqlite:x.db"));
+        assertTrue(SqliteNativeLibrary.storageIsSqlite("SQLite:x.db"), "schemes match in any case");
+        assertFalse(SqliteNativeLibrary.storageIsSqlite("memory:"));
+        assertFalse(SqliteNativeLibrary.storageIsSqlite("jdbc:postgresql://h/db"));
+        assertFalse(SqliteNativeLibrary.storageIsSqlite("files:sqlite:x"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.storeservice.examples.server;
+package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,6 +14,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -45,8 +46,9 @@ class StoreServerJarIT {
 
             server.destroy(); // SIGTERM
             assertTrue(server.waitFor(60, TimeUnit.SECONDS), "did not exit after SIGTERM");
-            int status = server.exitValue();
-            assertTrue(status == 0 || status == 143, "exit status " + status + "\n" + Files.readString(stderr));
+            assertEquals(0, server.exitValue(), "a clean stop on SIGTERM exits 0\n" + Files.readString(stderr));
+            assertTrue(Files.readString(stderr).contains("INFO StoreServer - Stopping: no new connections; waiting up to 10s"),
+                    Files.readString(stderr));
             assertEquals(List.of(line), Files.readAllLines(stdout), "standard output holds more than the URL");
         } finally {
             server.destroyForcibly();
@@ -61,7 +63,7 @@ class StoreServerJarIT {
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
         String stderr = new String(process.getErrorStream().readAllBytes(), UTF_8);
-        assertTrue(stderr.startsWith("store-server: unknown option: --no-such-option"), stderr);
+        assertTrue(stderr.startsWith("store-server: Unknown option: '--no-such-option'"), stderr);
         assertTrue(stderr.contains("Usage: java -jar store-server.jar"), stderr);
         assertEquals("", new String(process.getInputStream().readAllBytes(), UTF_8));
     }
@@ -72,8 +74,74 @@ class StoreServerJarIT {
 
         String help = new String(process.getInputStream().readAllBytes(), UTF_8);
         assertEquals(0, ServerJar.exitStatus(process, Duration.ofSeconds(60)));
-        assertTrue(help.contains("--storage URI"), help);
+        assertTrue(help.contains("--storage=URI"), help);
+        assertTrue(help.contains("Env: STORE_STORAGE."), help);
         assertTrue(help.contains("  export "), help);
+    }
+
+    @Test
+    void versionAndAnUnknownCommand() throws Exception {
+        Process version = ServerJar.command("--version").start();
+        String printed = new String(version.getInputStream().readAllBytes(), UTF_8);
+        assertEquals(0, ServerJar.exitStatus(version, Duration.ofSeconds(60)));
+        assertTrue(printed.matches("store-server \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R"), printed);
+
+        Process typo = ServerJar.command("lsit").start();
+        String stderr = new String(typo.getErrorStream().readAllBytes(), UTF_8);
+        assertEquals(2, ServerJar.exitStatus(typo, Duration.ofSeconds(60)));
+        assertTrue(stderr.startsWith("store-server: unknown command 'lsit'; the commands are serve, get, list, export,"
+                + " import, delete"), stderr);
+    }
+
+    @Test
+    void aPortInUseIsOneClearLineAndStatus1(@TempDir Path logs) throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Process server = ServerJar.command("--port", String.valueOf(taken.getLocalPort()), "--storage", "memory:").start();
+            String stderr = new String(server.getErrorStream().readAllBytes(), UTF_8);
+            assertEquals(1, ServerJar.exitStatus(server, Duration.ofSeconds(60)), stderr);
+            assertEquals(List.of("store-server serve: port " + taken.getLocalPort() + " on 127.0.0.1 is already in use"
+                    + " (address already in use)"), stderr.lines().toList());
+        }
+    }
+
+    @Test
+    void anUnwritableSqlitePathIsOneClearLineNamingItAndStatus1() throws Exception {
+        Process server = ServerJar.command("--port", "0", "--storage", "sqlite:/proc/nope/x.db").start();
+        String stderr = new String(server.getErrorStream().readAllBytes(), UTF_8);
+        assertEquals(1, ServerJar.exitStatus(server, Duration.ofSeconds(60)), stderr);
+        List<String> lines = stderr.lines().toList();
+        assertEquals(1, lines.size(), stderr);
+        assertTrue(lines.get(0).startsWith("store-server serve: could not open the storage: cannot create or open /proc/nope: "),
+                stderr);
+    }
+
+    @Test
+    void theLogLevelComesFromTheOptionOrTheEnvironment(@TempDir Path logs) throws Exception {
+        assertTrue(serveAndStop(logs, Map.of(), "--log-level", "info").contains("INFO StoreServer - Store endpoint listening"));
+        String quiet = serveAndStop(logs, Map.of("STORE_LOG_LEVEL", "warn"));
+        assertTrue(!quiet.contains("INFO"), quiet);
+        assertTrue(serveAndStop(logs, Map.of("STORE_LOG_LEVEL", "warn"), "--log-level", "info").contains("INFO "),
+                "the command line wins over the environment");
+    }
+
+    /** Starts the jar on memory storage with {@code environment} and {@code args}, stops it; returns its stderr. */
+    private static String serveAndStop(Path logs, Map<String, String> environment, String... args) throws Exception {
+        Path stdout = logs.resolve("out.txt");
+        Path stderr = logs.resolve("err.txt");
+        List<String> command = new ArrayList<>(List.of("--port", "0", "--storage", "memory:"));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = ServerJar.command(command.toArray(String[]::new))
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+        builder.environment().putAll(environment);
+        Process server = builder.start();
+        try {
+            ServerJar.firstLine(stdout, server, stderr, Duration.ofSeconds(60));
+            server.destroy();
+            assertEquals(0, ServerJar.exitStatus(server, Duration.ofSeconds(60)), Files.readString(stderr));
+        } finally {
+            server.destroyForcibly();
+        }
+        return Files.readString(stderr);
     }
 
     @Test
@@ -108,6 +176,7 @@ class StoreServerJarIT {
         Path sqliteTemp = Files.createDirectory(workDir.resolve("sqlite-tmp"));
         Path stderr = workDir.resolve("stderr.txt");
         List<FileTime> copiedAt = new ArrayList<>();
+        org.storeservice.api.storage.Storages.open("sqlite:" + workDir.resolve("s.db")).close(); // list never creates it
         for (int run = 0; run < 2; run++) {
             ProcessBuilder list = ServerJar.command("list", "--storage", "sqlite:" + workDir.resolve("s.db"))
                     .redirectError(stderr.toFile());
