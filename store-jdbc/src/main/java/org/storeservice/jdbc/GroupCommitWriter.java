@@ -77,6 +77,7 @@ final class GroupCommitWriter implements WritePath {
     private final Sql sql;
     private PreparedStatement upsert; // confined to the writer thread after construction
     private PreparedStatement insertIfAbsent;
+    private PreparedStatement delete;
     private final Dialect dialect;
     private final BatchHook hook;
     private final Thread thread;
@@ -263,6 +264,7 @@ final class GroupCommitWriter implements WritePath {
     private void prepareStatements() throws SQLException {
         upsert = connection.prepareStatement(sql.upsert);
         insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
+        delete = connection.prepareStatement(sql.delete);
     }
 
     /**
@@ -270,7 +272,7 @@ final class GroupCommitWriter implements WritePath {
      * executing"), so after any failure the writer prepares fresh ones.
      */
     private void resetStatements(Throwable cause) {
-        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent}) {
+        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent, delete}) {
             try {
                 statement.close();
             } catch (SQLException e) {
@@ -294,6 +296,10 @@ final class GroupCommitWriter implements WritePath {
                 for (Pending pending : writes) {
                     WriteRequest request = pending.request;
                     hook.beforeWrite(connection, request);
+                    if (request.deletes()) {
+                        results.add(Rows.delete(delete, request));
+                        continue;
+                    }
                     PreparedStatement statement = request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert;
                     results.add(Rows.write(statement, request, dialect));
                 }

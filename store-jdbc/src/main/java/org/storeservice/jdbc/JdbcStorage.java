@@ -190,6 +190,22 @@ public final class JdbcStorage implements Storage {
         }
     }
 
+    /**
+     * Deletes through the write path, so that on SQLite the deletion queues with the writes and commits in their
+     * group. A key the backend could never have stored (U+0000, a lone surrogate) has no row: nothing to delete, and
+     * binding it would encode it altered (a lone surrogate as '?'), naming another key.
+     */
+    @Override
+    public boolean delete(String key) throws IOException {
+        ensureOpen();
+        try {
+            TextValues.checkKey(key);
+        } catch (StorageException e) {
+            return false;
+        }
+        return writes.delete(key);
+    }
+
     /** Microseconds: the finest both PostgreSQL and the SQLite column keep, so a write reads back equal. */
     private Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);

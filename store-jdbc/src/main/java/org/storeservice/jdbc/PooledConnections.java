@@ -29,11 +29,11 @@ final class PooledConnections implements ReadConnections, WritePath {
 
     @Override
     public boolean write(WriteRequest request) throws IOException {
-        String statementSql = request.policy() == OverwritePolicy.REJECT
-                ? sql.insertIfAbsent : sql.upsert;
+        String statementSql = request.deletes() ? sql.delete
+                : request.policy() == OverwritePolicy.REJECT ? sql.insertIfAbsent : sql.upsert;
         try (Connection connection = pool.getConnection();
                 var statement = connection.prepareStatement(statementSql)) {
-            return Rows.write(statement, request, dialect);
+            return request.deletes() ? Rows.delete(statement, request) : Rows.write(statement, request, dialect);
         } catch (SQLException e) {
             throw new StorageException("Write to " + dialect.name() + " failed: " + e.getMessage(), e);
         }

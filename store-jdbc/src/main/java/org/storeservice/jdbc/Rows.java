@@ -15,6 +15,12 @@ final class Rows {
     private Rows() {
     }
 
+    /** Executes the prepared delete of {@code request}'s key; {@code true} if a row was deleted. */
+    static boolean delete(PreparedStatement statement, WriteRequest request) throws SQLException {
+        statement.setString(1, request.key());
+        return statement.executeUpdate() > 0;
+    }
+
     /** Executes the prepared upsert or insert-if-absent; {@code true} if a row was written. */
     static boolean write(PreparedStatement statement, WriteRequest request, Dialect dialect) throws SQLException {
         statement.setString(1, request.key());

@@ -10,6 +10,7 @@ final class Sql {
     final String upsert;
     final String insertIfAbsent;
     final String get;
+    final String delete;
     final String scanAll;
     final String scanFrom;
     final String scanRange;
@@ -24,6 +25,7 @@ final class Sql {
                 + " written_at = excluded.written_at";
         insertIfAbsent = insert + " ON CONFLICT (key) DO NOTHING";
         get = "SELECT " + COLUMNS + " FROM " + t + " WHERE key = ?";
+        delete = "DELETE FROM " + t + " WHERE key = ?";
         String select = "SELECT " + COLUMNS + " FROM " + t;
         scanAll = select + " ORDER BY key_order";
         scanFrom = select + " WHERE key_order >= ? ORDER BY key_order";

@@ -14,6 +14,16 @@ interface WritePath extends AutoCloseable {
      */
     boolean write(WriteRequest request) throws IOException;
 
+    /**
+     * Deletes {@code key}'s row durably before returning.
+     *
+     * @return {@code true} if there was one
+     * @throws IOException if the deletion is not known to have happened
+     */
+    default boolean delete(String key) throws IOException {
+        return write(WriteRequest.deletion(key));
+    }
+
     /** Finishes or fails what is in flight and releases connections. */
     @Override
     void close();

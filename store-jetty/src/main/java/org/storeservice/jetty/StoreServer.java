@@ -109,6 +109,8 @@ public final class StoreServer implements AutoCloseable {
     private ManagementServer management;
     private volatile StorageProbe probe;
     private Storage ownedStorage;
+    /** Whether start() got as far as serving; a failed start stops without announcing a stop. */
+    private boolean served;
 
     private StoreServer(Builder builder) {
         this.config = builder.copy();
@@ -160,6 +162,7 @@ public final class StoreServer implements AutoCloseable {
                 config.jettyCustomizer.accept(jetty);
             }
             server.start();
+            served = true;
             if (management != null) {
                 probe = new StorageProbe(storage, config.readinessTimeout);
             }
@@ -336,13 +339,13 @@ public final class StoreServer implements AutoCloseable {
         }
         state = State.STOPPED;
         serving = false;
-        if (server != null) {
-            log.info("Stopping: no new connections; waiting up to {} for requests in flight", config.stopTimeout);
+        if (server != null && served) {
+            log.info("Stopping: no new connections; waiting up to {} for requests in flight", seconds(config.stopTimeout));
             try {
                 server.stop();
             } catch (TimeoutException e) {
                 log.warn("Stop timeout of {} elapsed with requests still in flight; they were cut off",
-                        config.stopTimeout);
+                        seconds(config.stopTimeout));
             } catch (Exception e) {
                 log.warn("Error while stopping the Store server", e);
             }
@@ -365,9 +368,14 @@ public final class StoreServer implements AutoCloseable {
                 log.warn("Error while closing storage {}", ownedStorage, e);
             }
         }
-        if (server != null) {
+        if (server != null && served) {
             log.info("Stopped");
         }
+    }
+
+    /** A duration as logs say it: {@code 10s}, {@code 0.5s}, rather than ISO-8601's {@code PT10S}. */
+    static String seconds(Duration duration) {
+        return java.math.BigDecimal.valueOf(duration.toNanos(), 9).stripTrailingZeros().toPlainString() + "s";
     }
 
     /** The same as {@link #stop()}. */

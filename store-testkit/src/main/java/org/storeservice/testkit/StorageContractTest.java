@@ -369,6 +369,36 @@ public abstract class StorageContractTest {
         assertTrue(storage.putText("s9", "v", OverwritePolicy.REPLACE));
     }
 
+    // ---- delete ------------------------------------------------------------------------------------
+
+    @Test
+    void deleteRemovesOneEntryOfEitherKindAndSaysWhetherThereWasOne() throws Exception {
+        assertTrue(storage.putText("a", "text", OverwritePolicy.REPLACE));
+        assertTrue(storage.putBytes("b", new ByteArrayInputStream(randomBytes(LARGE_VALUE_BYTES, 5)), OverwritePolicy.REPLACE));
+        assertTrue(storage.putText("c", "kept", OverwritePolicy.REPLACE));
+
+        assertTrue(storage.delete("a"));
+        assertTrue(storage.delete("b"));
+        assertFalse(storage.delete("b"), "already deleted");
+        assertFalse(storage.delete("never written"));
+        assertFalse(storage.delete("\ud800"), "a key no backend can store is not there");
+
+        assertEquals(Optional.empty(), storage.get("a"));
+        assertEquals(Optional.empty(), storage.get("b"));
+        assertEquals(List.of("c"), scanKeys(""));
+        assertTrue(storage.putText("a", "again", OverwritePolicy.REJECT), "a deleted key can be written anew");
+        assertEquals("again", storage.get("a").orElseThrow().text());
+
+        storage.close();
+        assertThrows(IOException.class, () -> storage.delete("c"));
+        Optional<Storage> reopened = reopenStorage();
+        if (reopened.isPresent()) { // a durable backend: the deletion lasts
+            Storage again = track(reopened.get());
+            assertEquals(Optional.empty(), again.get("b"));
+            assertEquals(List.of("a", "c"), keysOf(again, ""));
+        }
+    }
+
     // ---- lifecycle ---------------------------------------------------------------------------------
 
     @Test

@@ -195,6 +195,17 @@ public final class MemoryStorage implements Storage {
     }
 
     @Override
+    public boolean delete(String key) throws IOException {
+        ensureOpen();
+        Held removed = entries.remove(key);
+        if (removed == null) {
+            return false;
+        }
+        removed.release(); // as for a replaced value: its chunks are reused once no reader holds them
+        return true;
+    }
+
+    @Override
     public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
         ensureOpen();
         for (Map.Entry<String, Held> entry : entries.tailMap(keyPrefix).entrySet()) {

@@ -58,6 +58,21 @@ public interface Storage extends AutoCloseable {
     void scan(String keyPrefix, EntryVisitor visitor) throws IOException;
 
     /**
+     * Removes the entry stored under {@code key}, atomically: readers see the entry whole or not at all. After it
+     * returns, the removal is as durable as a write, and every later {@link #get(String)} finds nothing. Operators'
+     * tools need it; the wire contract has no delete.
+     *
+     * <p>Every backend this project ships implements it. The default is for backends written before it existed, and
+     * throws {@link UnsupportedOperationException}; {@code StorageContractTest} checks a backend's own.
+     *
+     * @return {@code true} if there was an entry under {@code key}, {@code false} if there was none (nothing changed)
+     * @throws IOException if the removal is not known to have happened
+     */
+    default boolean delete(String key) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot delete entries");
+    }
+
+    /**
      * Whether {@link #putText} and {@link #putBytes} never block, so that a server may call them on a thread
      * that must not block, such as a Jetty selector thread that serves many connections. {@code false} by
      * default, which is always safe: the server then calls the storage on a thread that may block.

@@ -147,6 +147,20 @@ public final class FilesStorage implements Storage {
         }
     }
 
+    /** Removes the entry's file, then syncs the directory so that the removal survives a crash as a write does. */
+    @Override
+    public boolean delete(String key) throws IOException {
+        ensureOpen();
+        if (!UTF_8.newEncoder().canEncode(key)) {
+            return false; // no such key can have been stored
+        }
+        if (!Files.deleteIfExists(fileFor(key.getBytes(UTF_8)))) {
+            return false;
+        }
+        syncDirectory();
+        return true;
+    }
+
     @Override
     public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
         ensureOpen();

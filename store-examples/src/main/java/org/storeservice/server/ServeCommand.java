@@ -1,0 +1,138 @@
+package org.storeservice.server;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.StoreLimits;
+import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.StoreCodec;
+import org.storeservice.jetty.StoreServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * Starts the server, prints its endpoint URL as the one line on standard output, and leaves it running. A shutdown
+ * hook stops it gracefully on SIGTERM or Ctrl-C, then ends the process with status 0: the stop was asked for and
+ * done, so a service manager must not count it as a failure (the JVM's own status would be 143 or 130).
+ *
+ * <p>Both the top command (no command named) and {@code serve} are one of these.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class, showDefaultValues = true,
+        header = "Serve the endpoint (the default command).",
+        sortOptions = false, showEndOfOptionsDelimiterInUsageHelp = false,
+        description = {"Serves the Store endpoint (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST) until stopped with Ctrl-C"
+                + " or SIGTERM, then exits with status 0. Prints the endpoint URL on one line once it listens."})
+final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "" + StoreServer.DEFAULT_PORT, converter = Converters.Port.class,
+            description = "Port to listen on; 0 picks any free port. Env: STORE_PORT.")
+    int port;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = StoreServer.DEFAULT_HOST, converter = Converters.NonEmpty.class,
+            description = "Address to listen on; 0.0.0.0 for every interface. Env: STORE_HOST.")
+    String host;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--namespace", paramLabel = "URI", defaultValue = StoreCodec.DEFAULT_NAMESPACE,
+            converter = Converters.NonEmpty.class,
+            description = "The service's XML namespace. Env: STORE_NAMESPACE.")
+    String namespace;
+
+    @Option(names = "--max-request-bytes", paramLabel = "N", defaultValue = "" + CodecLimits.DEFAULT_MAX_REQUEST_BYTES,
+            converter = Converters.ByteCount.class,
+            description = "Largest request body accepted. Env: STORE_MAX_REQUEST_BYTES.")
+    long maxRequestBytes;
+
+    @Option(names = "--max-value-bytes", paramLabel = "N", defaultValue = "" + StoreLimits.DEFAULT_MAX_VALUE_BYTES,
+            converter = Converters.ByteCount.class,
+            description = "Largest value stored, UTF-8 bytes for text. Env: STORE_MAX_VALUE_BYTES.")
+    long maxValueBytes;
+
+    @Option(names = "--max-key-length", paramLabel = "N", defaultValue = "" + StoreLimits.DEFAULT_MAX_KEY_LENGTH,
+            converter = Converters.KeyLength.class,
+            description = "Longest key stored, in UTF-16 chars. Env: STORE_MAX_KEY_LENGTH.")
+    int maxKeyLength;
+
+    /** {@link StoreServer#DEFAULT_IDLE_TIMEOUT}, which an annotation cannot name (a test checks they agree). */
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30", converter = Converters.Seconds.class,
+            description = "Close a connection silent for this long. Env: STORE_IDLE_TIMEOUT.")
+    Duration idleTimeout;
+
+    /** {@link StoreServer#DEFAULT_STOP_TIMEOUT}, likewise. */
+    @Option(names = "--stop-timeout", paramLabel = "SECONDS", defaultValue = "10", converter = Converters.Seconds.class,
+            description = "On stop, wait this long for requests in flight. Env: STORE_STOP_TIMEOUT.")
+    Duration stopTimeout;
+
+    private final ToolContext context;
+    private final PrintStream out;
+    private final AtomicReference<StoreServer> serving;
+
+    /**
+     * @param out where the endpoint URL is printed
+     * @param serving set to the server once it listens, so that {@link Main#main} leaves the process running
+     */
+    ServeCommand(ToolContext context, PrintStream out, AtomicReference<StoreServer> serving) {
+        this.context = context;
+        this.out = out;
+        this.serving = serving;
+    }
+
+    /** A server configured by these options. */
+    StoreServer.Builder serverBuilder() {
+        return StoreServer.builder()
+                .port(port)
+                .host(host)
+                .storageUri(common.storageUri)
+                .namespace(namespace)
+                .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())
+                .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build())
+                .idleTimeout(idleTimeout)
+                .stopTimeout(stopTimeout);
+    }
+
+    @Override
+    public Integer call() {
+        common.applyLogLevel(); // before the first logger: StoreServer's, created below
+        context.beforeOpening().accept(common.storageUri);
+        StoreServer server;
+        try {
+            server = serverBuilder().build().start();
+        } catch (IllegalArgumentException e) {
+            // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
+            throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
+        } catch (IOException | RuntimeException e) {
+            // Not a usage error: the options were well-formed, but the port, address or storage refused.
+            String listening = Failures.listening(e, host, port);
+            message(listening != null ? listening : "could not open the storage: " + Failures.describe(e));
+            LoggerFactory.getLogger(ServeCommand.class).debug("Start failure", e);
+            return Main.EXIT_FAILURE;
+        }
+        serving.set(server);
+        context.shutdownHooks().accept(new Thread(() -> {
+            server.stop();
+            // Requests still in flight at the stop timeout were cut off and logged; the stop itself went as asked.
+            context.halt().accept(Main.EXIT_OK);
+        }, "store-server-shutdown"));
+        // The one line on standard output: scripts and tests read the URL from it.
+        out.println(server.endpointUri());
+        out.flush();
+        // Jetty's threads are not daemons: the JVM keeps serving after main returns, until the hook stops it.
+        return Main.EXIT_OK;
+    }
+
+    private void message(String message) {
+        context.err().println("store-server serve: " + message);
+        context.err().flush();
+    }
+}
