@@ -44,6 +44,9 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    OperationsOptions operations;
+
     @Option(names = "--namespace", paramLabel = "URI", defaultValue = StoreCodec.DEFAULT_NAMESPACE,
             converter = Converters.NonEmpty.class,
             description = "The service's XML namespace. Env: STORE_NAMESPACE.")
@@ -105,9 +108,18 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() {
         common.applyLogLevel(); // before the first logger: StoreServer's, created below
         context.beforeOpening().accept(common.storageUri);
+        StoreServer.Builder builder = serverBuilder();
+        try {
+            operations.apply(builder, context.environment(), context.out());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
+        } catch (IOException e) {
+            message(Failures.describe(e));
+            return Main.EXIT_FAILURE;
+        }
         StoreServer server;
         try {
-            server = serverBuilder().build().start();
+            server = builder.build().start();
         } catch (IllegalArgumentException e) {
             // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);

@@ -55,9 +55,23 @@ public final class AddressRanges {
         return false;
     }
 
-    /** Whether {@code address} is an IP socket address inside one of the ranges; {@code false} for any other kind. */
+    /**
+     * Whether {@code address} is an IP socket address inside one of the ranges; {@code false} for any other
+     * kind. An unresolved one (as a forwarded client address is) counts if its host is an IP literal.
+     */
     public boolean contains(SocketAddress address) {
-        return address instanceof InetSocketAddress inet && inet.getAddress() != null && contains(inet.getAddress());
+        if (!(address instanceof InetSocketAddress inet)) {
+            return false;
+        }
+        if (inet.getAddress() != null) {
+            return contains(inet.getAddress());
+        }
+        byte[] literal = Range.literalOrNull(inet.getHostString());
+        if (literal == null) {
+            return false;
+        }
+        byte[] bytes = unmapped(literal);
+        return ranges.stream().anyMatch(range -> range.contains(bytes));
     }
 
     @Override
@@ -102,18 +116,27 @@ public final class AddressRanges {
 
         /** The address of an IP literal, never looked up in DNS. */
         private static byte[] literal(String literal, String text) {
+            byte[] address = literalOrNull(literal);
+            if (address == null) {
+                throw new IllegalArgumentException("Not an IP address range: '" + text + "'");
+            }
+            return address;
+        }
+
+        /** The address of an IP literal (IPv6 in brackets or not), or {@code null} if it is none; never asks DNS. */
+        static byte[] literalOrNull(String literal) {
             String bare = literal.startsWith("[") && literal.endsWith("]") ? literal.substring(1, literal.length() - 1) : literal;
             boolean ipv4 = bare.matches("\\d{1,3}(\\.\\d{1,3}){3}")
                     && Arrays.stream(bare.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255);
             boolean ipv6 = bare.contains(":") && bare.matches("[0-9A-Fa-f:.]+");
             if (!ipv4 && !ipv6) {
-                throw new IllegalArgumentException("Not an IP address range: '" + text + "'");
+                return null;
             }
             try {
                 // A valid dotted quad, or text with a colon (taken as an IPv6 literal or refused): never asks DNS.
                 return InetAddress.getByName(bare).getAddress();
             } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("Not an IP address range: '" + text + "'", e);
+                return null;
             }
         }
 

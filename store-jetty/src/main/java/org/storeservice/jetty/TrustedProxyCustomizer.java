@@ -2,8 +2,6 @@ package org.storeservice.jetty;
 
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.ForwardedRequestCustomizer;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
@@ -16,8 +14,7 @@ import org.eclipse.jetty.server.Request;
  * disco and help pages advertise the address clients must call, and an allow-list sees the real client.
  * From any other sender the headers are ignored.
  *
- * <p>The {@code Host} header is replaced as well, with the forwarded authority, because the codec reads it.
- * Thread-safe.
+ * <p>Jetty's customizer replaces the {@code Host} header as well, which the codec reads. Thread-safe.
  */
 public final class TrustedProxyCustomizer implements HttpConfiguration.Customizer {
     private final AddressRanges trustedProxies;
@@ -38,22 +35,7 @@ public final class TrustedProxyCustomizer implements HttpConfiguration.Customize
         if (!trustedProxies.contains(request.getConnectionMetaData().getRemoteSocketAddress())) {
             return request;
         }
-        Request customized = forwarded.customize(request, responseHeaders);
-        if (customized == null || customized == request) {
-            return request;
-        }
-        HttpURI uri = customized.getHttpURI();
-        String authority = uri.getAuthority();
-        if (authority == null || authority.equals(customized.getHeaders().get(HttpHeader.HOST))) {
-            return customized;
-        }
-        HttpFields headers = HttpFields.build(customized.getHeaders()).put(HttpHeader.HOST, authority).asImmutable();
-        return new Request.Wrapper(customized) {
-            @Override
-            public HttpFields getHeaders() {
-                return headers;
-            }
-        };
+        return forwarded.customize(request, responseHeaders);
     }
 
     @Override
