@@ -72,18 +72,35 @@ public final class JdbcStorage implements Storage {
      * group-committing writer and separate read connections.
      */
     public static JdbcStorage sqlite(SqliteStorageConfig config) throws IOException {
-        return sqlite(config, (connection, size) -> { });
-    }
-
-    static JdbcStorage sqlite(SqliteStorageConfig config, GroupCommitWriter.BatchHook hook) throws IOException {
         Path path = config.path().toAbsolutePath();
         if (path.getParent() != null) {
             Files.createDirectories(path.getParent());
         }
-        String url = "jdbc:sqlite:" + path;
         TableName table = TableName.parse(config.table());
         Dialect dialect = new SqliteDialect();
         Sql sql = new Sql(table);
+        Connection writer = null;
+        try {
+            writer = sqliteWriterConnection(config);
+            SchemaVersion.ensure(writer, dialect, table);
+            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
+                    (statement, request) -> Rows.write(statement, request, dialect));
+            ReadConnections readers = new SqliteReaders(sqliteUrl(config), config.busyTimeoutMillis(), 4);
+            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
+                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
+        } catch (SQLException | StorageException e) {
+            closeQuietly(writer, e);
+            throw e instanceof StorageException se ? se
+                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String sqliteUrl(SqliteStorageConfig config) {
+        return "jdbc:sqlite:" + config.path().toAbsolutePath();
+    }
+
+    /** The one write connection of {@code config}'s database: WAL, its synchronous mode, busy time-out, checkpoints. */
+    static Connection sqliteWriterConnection(SqliteStorageConfig config) throws SQLException {
         SQLiteConfig writerConfig = new SQLiteConfig();
         writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
         writerConfig.setSynchronous(config.synchronous() == Synchronous.FULL
@@ -99,19 +116,7 @@ public final class JdbcStorage implements Storage {
         // Nothing reads generated keys; with them on, sqlite-jdbc runs a regex and a second statement
         // (SELECT last_insert_rowid()) after every INSERT.
         writerConfig.setGetGeneratedKeys(false);
-        Connection writer = null;
-        try {
-            writer = writerConfig.createConnection(url);
-            SchemaVersion.ensure(writer, dialect, table);
-            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, dialect, path.getFileName().toString(), hook);
-            ReadConnections readers = new SqliteReaders(url, config.busyTimeoutMillis(), 4);
-            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
-                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
-        } catch (SQLException | StorageException e) {
-            closeQuietly(writer, e);
-            throw e instanceof StorageException ? (StorageException) e
-                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
-        }
+        return writerConfig.createConnection(sqliteUrl(config));
     }
 
     /**
@@ -133,7 +138,7 @@ public final class JdbcStorage implements Storage {
             SchemaVersion.ensure(connection, dialect, table);
         } catch (SQLException | StorageException | RuntimeException e) {
             pool.close();
-            throw e instanceof StorageException ? (StorageException) e
+            throw e instanceof StorageException se ? se
                     : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
@@ -272,11 +277,6 @@ public final class JdbcStorage implements Storage {
         } catch (SQLException e) {
             // the connection is released as broken anyway
         }
-    }
-
-    /** The write path, for tests that look inside the group commit. */
-    WritePath writePath() {
-        return writes;
     }
 
     private void ensureOpen() throws StorageException {

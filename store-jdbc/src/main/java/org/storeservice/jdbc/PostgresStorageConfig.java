@@ -77,18 +77,10 @@ public final class PostgresStorageConfig {
                 continue;
             }
             switch (name) {
-                case "table":
-                    builder.table(value);
-                    break;
-                case "poolSize":
-                    builder.poolSize(UriQuery.intValue(name, value, 1));
-                    break;
-                case "poolTimeoutMillis":
-                    builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
-                    break;
-                default:
-                    builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
-                    break;
+                case "table" -> builder.table(value);
+                case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
+                case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
+                default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
             }
         }
         return builder.build();

@@ -63,21 +63,12 @@ public final class SqliteStorageConfig {
         for (String name : query.names()) {
             String value = query.get(name);
             switch (name) {
-                case "synchronous":
-                    builder.synchronous(parseSynchronous(value));
-                    break;
-                case "table":
-                    builder.table(value);
-                    break;
-                case "maxValueBytes":
-                    builder.maxValueBytes(UriQuery.longValue(name, value, 0));
-                    break;
-                case "busyTimeoutMillis":
-                    builder.busyTimeoutMillis(UriQuery.intValue(name, value, 0));
-                    break;
-                default:
-                    throw new IllegalArgumentException("Unknown parameter '" + name + "' in '" + uri + "'; known: "
-                            + PARAMETERS);
+                case "synchronous" -> builder.synchronous(parseSynchronous(value));
+                case "table" -> builder.table(value);
+                case "maxValueBytes" -> builder.maxValueBytes(UriQuery.longValue(name, value, 0));
+                case "busyTimeoutMillis" -> builder.busyTimeoutMillis(UriQuery.intValue(name, value, 0));
+                default -> throw new IllegalArgumentException("Unknown parameter '" + name + "' in '" + uri
+                        + "'; known: " + PARAMETERS);
             }
         }
         return builder.build();
