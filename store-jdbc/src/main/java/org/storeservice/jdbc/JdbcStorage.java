@@ -47,21 +47,21 @@ public final class JdbcStorage implements Storage {
     private final Sql sql;
     private final WritePath writes;
     private final ReadConnections reads;
-    /** SQLite buffers byte content before queueing it (group commit needs it whole); -1 spools it (PostgreSQL). */
-    private final long bufferLimit;
-    /** Where PostgreSQL byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
+    /** The largest byte value accepted. */
+    private final long maxValueBytes;
+    /** Where byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
     private final Path spoolDirectory;
     private final Clock clock;
     private final String description;
     private volatile boolean closed;
 
-    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long bufferLimit,
+    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long maxValueBytes,
             Path spoolDirectory, String description) {
         this.dialect = dialect;
         this.sql = sql;
         this.writes = writes;
         this.reads = reads;
-        this.bufferLimit = bufferLimit;
+        this.maxValueBytes = maxValueBytes;
         this.spoolDirectory = spoolDirectory;
         this.clock = Clock.systemUTC();
         this.description = description;
@@ -86,7 +86,7 @@ public final class JdbcStorage implements Storage {
             GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
                     (statement, request) -> Rows.write(statement, request, dialect));
             ReadConnections readers = new SqliteReaders(sqliteUrl(config), config.busyTimeoutMillis(), 4);
-            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
+            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
                     "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
         } catch (SQLException | StorageException e) {
             closeQuietly(writer, e);
@@ -125,11 +125,6 @@ public final class JdbcStorage implements Storage {
      * @throws StorageException if the database cannot be reached within the pool time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
-        return postgres(config, null);
-    }
-
-    /** The same, spooling long byte content to {@code spoolDirectory} ({@code null}: java.io.tmpdir). */
-    static JdbcStorage postgres(PostgresStorageConfig config, Path spoolDirectory) throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
@@ -142,7 +137,8 @@ public final class JdbcStorage implements Storage {
                     : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
-        return new JdbcStorage(dialect, sql, connections, connections, -1, spoolDirectory,
+        return new JdbcStorage(dialect, sql, connections, connections, PostgresStorageConfig.MAX_VALUE_BYTES,
+                config.spoolDirectory(),
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
 
@@ -175,23 +171,18 @@ public final class JdbcStorage implements Storage {
         TextValues.checkText(value);
         boolean inBytes = TextValues.needsBytesColumn(value);
         return writes.write(new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
-                inBytes ? TextValues.utf8(value) : null, null, 0, policy, now()));
+                inBytes ? SpooledContent.inMemory(TextValues.utf8(value)) : null, policy, now()));
     }
 
     @Override
     public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
         ensureOpen();
         TextValues.checkKey(key);
-        if (bufferLimit >= 0) {
-            byte[] bytes = BoundedContent.readAll(content, bufferLimit);
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, bytes, null, 0, policy, now()));
-        }
-        // Read the content whole before a pooled connection is borrowed: it may still be arriving from a slow
-        // client. A failure of the caller's stream surfaces here, unchanged, and nothing is written.
-        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory);
-                InputStream file = spooled.bytes() == null ? spooled.openFile() : null) {
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled.bytes(), file, spooled.length(),
-                    policy, now()));
+        // Read to its end before it is queued (SQLite) or a pooled connection is borrowed (PostgreSQL), 64 KiB in
+        // memory, the rest in a temporary file deleted when the write is answered: see SpooledContent. A failure
+        // of the caller's stream surfaces here, unchanged, and nothing is written.
+        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory, maxValueBytes)) {
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled, policy, now()));
         }
     }
 

@@ -1,5 +1,6 @@
 package org.storeservice.jdbc;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -7,8 +8,8 @@ import java.util.Objects;
 /**
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
  * with {@link #fromUri(String)}: a pgjdbc URL {@code jdbc:postgresql://host:port/db?user=...} plus
- * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis} and {@code statementTimeoutMillis}
- * parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
+ * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis}, {@code statementTimeoutMillis} and
+ * {@code spoolDirectory} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
  * <p>Time-outs are bounded by default so that a dead database turns into {@code Error} within seconds,
  * not a hung request: pgjdbc's {@code connectTimeout} (5 s), {@code loginTimeout} (10 s) and
@@ -18,7 +19,8 @@ import java.util.Objects;
  *
  * <p>Byte content is read whole before a pooled connection is borrowed, since it may still be arriving
  * from a slow client: the first 64 KiB in memory, the rest to a temporary file
- * ({@code store-jdbc-spool-*.tmp} in {@code java.io.tmpdir}, deleted after the write, failed or not).
+ * ({@code store-jdbc-spool-*.tmp} in {@code spoolDirectory}, by default {@code java.io.tmpdir}, deleted after
+ * the write, failed or not).
  * Content over 1 GB - 1 byte, PostgreSQL's largest field, is refused while it is read.
  */
 public final class PostgresStorageConfig {
@@ -30,6 +32,8 @@ public final class PostgresStorageConfig {
     public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(5);
     /** The server cancels a statement that runs longer, 10 s. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+    /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
+    static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
     /** pgjdbc properties (seconds) applied unless the URL gives its own. */
     static final List<String[]> DRIVER_DEFAULTS = List.of(
@@ -39,13 +43,14 @@ public final class PostgresStorageConfig {
             new String[] {"tcpKeepAlive", "true"});
 
     private static final List<String> PARAMETERS =
-            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis");
+            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis", "spoolDirectory");
 
     private final String jdbcUrl;
     private final String table;
     private final int poolSize;
     private final Duration poolTimeout;
     private final Duration statementTimeout;
+    private final Path spoolDirectory;
 
     private PostgresStorageConfig(Builder builder) {
         this.jdbcUrl = builder.jdbcUrl;
@@ -53,6 +58,7 @@ public final class PostgresStorageConfig {
         this.poolSize = builder.poolSize;
         this.poolTimeout = builder.poolTimeout;
         this.statementTimeout = builder.statementTimeout;
+        this.spoolDirectory = builder.spoolDirectory;
     }
 
     /** A builder for the pgjdbc URL {@code jdbcUrl} (without this class's own parameters). */
@@ -80,6 +86,7 @@ public final class PostgresStorageConfig {
                 case "table" -> builder.table(value);
                 case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
                 case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
+                case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
                 default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
             }
         }
@@ -109,6 +116,11 @@ public final class PostgresStorageConfig {
         return statementTimeout;
     }
 
+    /** Where byte content past 64 KiB waits for a connection; {@code null}: {@code java.io.tmpdir}. */
+    public Path spoolDirectory() {
+        return spoolDirectory;
+    }
+
     /** The URL without its parameters, which may hold a password: for logs and descriptions. */
     String jdbcUrlWithoutParameters() {
         int question = jdbcUrl.indexOf('?');
@@ -130,6 +142,7 @@ public final class PostgresStorageConfig {
         private int poolSize = DEFAULT_POOL_SIZE;
         private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+        private Path spoolDirectory;
 
         private Builder(String jdbcUrl) {
             if (!Objects.requireNonNull(jdbcUrl, "jdbcUrl").regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
@@ -166,6 +179,12 @@ public final class PostgresStorageConfig {
                 throw new IllegalArgumentException("statementTimeout must not be negative: " + statementTimeout);
             }
             this.statementTimeout = statementTimeout;
+            return this;
+        }
+
+        /** An existing directory for spooled content; {@code null} (the default): {@code java.io.tmpdir}. */
+        public Builder spoolDirectory(Path spoolDirectory) {
+            this.spoolDirectory = spoolDirectory;
             return this;
         }
 

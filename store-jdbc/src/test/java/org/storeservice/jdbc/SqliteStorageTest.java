@@ -126,26 +126,28 @@ class SqliteStorageTest {
         }
     }
 
-    /**
-     * The largest accepted limit leaves room for the one extra byte that tells a longer stream apart;
-     * at Integer.MAX_VALUE - 8 the read was capped at the limit itself and longer content was cut silently.
-     */
+    /** The largest limit is the largest array the writer can read a value into; content over a limit is refused. */
     @Test
-    void maxValueBytesLeavesRoomToDetectLongerContent() throws Exception {
-        assertEquals(BoundedContent.MAX_LIMIT,
-                SqliteStorageConfig.builder(file()).maxValueBytes(BoundedContent.MAX_LIMIT).build().maxValueBytes());
+    void maxValueBytesIsBoundedAndEnforcedExactly(@TempDir Path spool) throws Exception {
+        assertEquals(Integer.MAX_VALUE - 8, SqliteStorageConfig.builder(file())
+                .maxValueBytes(SqliteStorageConfig.MAX_VALUE_BYTES_LIMIT).build().maxValueBytes());
         assertThrows(IllegalArgumentException.class,
-                () -> SqliteStorageConfig.builder(file()).maxValueBytes(Integer.MAX_VALUE - 8));
+                () -> SqliteStorageConfig.builder(file()).maxValueBytes(Integer.MAX_VALUE - 7));
         assertThrows(IllegalArgumentException.class, () -> SqliteStorageConfig.fromUri(
-                "sqlite:x.db?maxValueBytes=" + (Integer.MAX_VALUE - 8)));
-        assertThrows(IllegalArgumentException.class,
-                () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), Integer.MAX_VALUE - 8));
+                "sqlite:x.db?maxValueBytes=" + (Integer.MAX_VALUE - 7)));
 
-        byte[] limit = new byte[10];
-        assertEquals(10, BoundedContent.readAll(new ByteArrayInputStream(limit), 10).length);
-        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[11]), 10));
-        assertEquals(0, BoundedContent.readAll(new ByteArrayInputStream(new byte[0]), 0).length);
-        assertThrows(StorageException.class, () -> BoundedContent.readAll(new ByteArrayInputStream(new byte[1]), 0));
+        int large = SpooledContent.MEMORY_BYTES + 1000; // spooled to a file
+        for (int limit : new int[] {0, 10, large}) {
+            try (SpooledContent exact = SpooledContent.read(new ByteArrayInputStream(new byte[limit]), spool, limit)) {
+                assertEquals(limit, exact.length());
+                assertEquals(limit, exact.readAll().length);
+            }
+            assertThrows(StorageException.class,
+                    () -> SpooledContent.read(new ByteArrayInputStream(new byte[limit + 1]), spool, limit));
+            try (var files = Files.list(spool)) {
+                assertEquals(0, files.count(), "no spool file left by limit " + limit);
+            }
+        }
     }
 
     @Test
