@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -120,21 +121,27 @@ public final class JdbcStorage implements Storage {
     }
 
     /**
-     * Connects a pool to the PostgreSQL database of {@code config} and creates the table if absent.
+     * Connects to the PostgreSQL database of {@code config} once, creating the table if absent, then opens a pool.
      *
-     * @throws StorageException if the database cannot be reached within the pool time-out
+     * @throws StorageException if the database cannot be reached or refuses the login, with the driver's own
+     *     message (a wrong password, a refused connection), at once rather than after the pool's time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
-        HikariDataSource pool = new HikariDataSource(hikari(config));
-        try (Connection connection = pool.getConnection()) {
+        // One plain connection first: the pool would retry until its time-out and then report only that it timed out.
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
             SchemaVersion.ensure(connection, dialect, table);
-        } catch (SQLException | StorageException | RuntimeException e) {
-            pool.close();
-            throw e instanceof StorageException se ? se
-                    : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            throw new StorageException("Could not connect to PostgreSQL at " + config.jdbcUrlWithoutParameters()
+                    + ": " + e.getMessage(), e);
+        }
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(hikari(config));
+        } catch (RuntimeException e) {
+            throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
         return new JdbcStorage(dialect, sql, connections, connections, PostgresStorageConfig.MAX_VALUE_BYTES,
@@ -147,15 +154,13 @@ public final class JdbcStorage implements Storage {
         hikari.setPoolName("store-" + config.table());
         hikari.setDriverClassName("org.postgresql.Driver");
         hikari.setJdbcUrl(config.jdbcUrl());
-        for (String[] property : PostgresStorageConfig.DRIVER_DEFAULTS) {
-            hikari.addDataSourceProperty(property[0], property[1]); // the URL's own parameters win in pgjdbc
-        }
+        hikari.setDataSourceProperties(config.driverProperties());
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setMinimumIdle(1); // the database is shared by many servers: open connections only when used
         long poolTimeout = config.poolTimeout().toMillis();
         hikari.setConnectionTimeout(poolTimeout);
         hikari.setValidationTimeout(Math.max(250, poolTimeout / 2));
-        hikari.setInitializationFailTimeout(-1); // open() checks the database itself, with a clearer error
+        hikari.setInitializationFailTimeout(-1); // postgres() checked the database itself, with the driver's message
         hikari.setAutoCommit(true);
         long statementTimeout = config.statementTimeout().toMillis();
         if (statementTimeout > 0) {
@@ -256,7 +261,7 @@ public final class JdbcStorage implements Storage {
         try {
             return reads.acquire();
         } catch (SQLException e) {
-            throw new StorageException("No connection to " + dialect.name() + ": " + e.getMessage(), e);
+            throw new StorageException("No connection to " + dialect.name() + ": " + PooledConnections.withCause(e), e);
         }
     }
 

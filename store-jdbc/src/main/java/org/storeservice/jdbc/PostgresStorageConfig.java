@@ -1,9 +1,15 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
@@ -17,6 +23,11 @@ import java.util.Objects;
  * unless the URL sets them, the pool's wait for a connection ({@link #DEFAULT_POOL_TIMEOUT}) and the
  * server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}).
  *
+ * <p><b>Password.</b> So that it need not show in the command line ({@code ps}), the password may come from
+ * elsewhere than the URL's {@code password=}: a file named by {@code passwordFile=} (its first line), else the
+ * environment variable {@value #PASSWORD_VARIABLE}, else libpq's {@code PGPASSWORD}. The first of these that is
+ * given is used; the URL's own {@code password=} beats them all.
+ *
  * <p>Byte content is read whole before a pooled connection is borrowed, since it may still be arriving
  * from a slow client: the first 64 KiB in memory, the rest to a temporary file
  * ({@code store-jdbc-spool-*.tmp} in {@code spoolDirectory}, by default {@code java.io.tmpdir}, deleted after
@@ -26,6 +37,10 @@ import java.util.Objects;
 public final class PostgresStorageConfig {
     /** The URI prefix. */
     public static final String URI_PREFIX = "jdbc:postgresql:";
+    /** The environment variable a password is taken from when the URL has none and names no file. */
+    public static final String PASSWORD_VARIABLE = "STORE_STORAGE_PASSWORD";
+    /** libpq's own, the fallback after {@link #PASSWORD_VARIABLE}. */
+    static final String LIBPQ_PASSWORD_VARIABLE = "PGPASSWORD";
 
     public static final int DEFAULT_POOL_SIZE = 10;
     /** How long a call waits for a pooled connection (including opening one) before it fails, 5 s. */
@@ -43,7 +58,8 @@ public final class PostgresStorageConfig {
             new String[] {"tcpKeepAlive", "true"});
 
     private static final List<String> PARAMETERS =
-            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis", "spoolDirectory");
+            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis", "spoolDirectory",
+            "passwordFile");
 
     private final String jdbcUrl;
     private final String table;
@@ -51,8 +67,11 @@ public final class PostgresStorageConfig {
     private final Duration poolTimeout;
     private final Duration statementTimeout;
     private final Path spoolDirectory;
+    /** The password to hand the driver beside the URL, or null (none, or the URL has its own). */
+    private final String password;
 
-    private PostgresStorageConfig(Builder builder) {
+    private PostgresStorageConfig(Builder builder, String password) {
+        this.password = password;
         this.jdbcUrl = builder.jdbcUrl;
         this.table = builder.table;
         this.poolSize = builder.poolSize;
@@ -72,11 +91,16 @@ public final class PostgresStorageConfig {
      * @throws IllegalArgumentException if it is not such a URI or one of this class's parameters is invalid
      */
     public static PostgresStorageConfig fromUri(String uri) {
+        return fromUri(uri, System::getenv);
+    }
+
+    /** The same, reading environment variables through {@code environment} (for tests). */
+    static PostgresStorageConfig fromUri(String uri, UnaryOperator<String> environment) {
         if (!uri.regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
             throw new IllegalArgumentException("Not a PostgreSQL storage URI (jdbc:postgresql://...): '" + uri + "'");
         }
         UriQuery query = UriQuery.parse(uri);
-        Builder builder = builder(query.rebuiltWithout(PARAMETERS));
+        Builder builder = builder(query.rebuiltWithout(PARAMETERS)).environment(environment);
         for (String name : PARAMETERS) {
             String value = query.get(name);
             if (value == null) {
@@ -87,6 +111,7 @@ public final class PostgresStorageConfig {
                 case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
                 case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
                 case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
+                case "passwordFile" -> builder.passwordFile(Path.of(value));
                 default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
             }
         }
@@ -121,6 +146,23 @@ public final class PostgresStorageConfig {
         return spoolDirectory;
     }
 
+    /** The password to give the driver beside the URL; empty if none was found or the URL holds its own. */
+    Optional<String> password() {
+        return Optional.ofNullable(password);
+    }
+
+    /** What the driver gets beside the URL: {@link #DRIVER_DEFAULTS} (the URL's own parameters win) and the password. */
+    Properties driverProperties() {
+        Properties properties = new Properties();
+        for (String[] property : DRIVER_DEFAULTS) {
+            properties.setProperty(property[0], property[1]);
+        }
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        return properties;
+    }
+
     /** The URL without its parameters, which may hold a password: for logs and descriptions. */
     String jdbcUrlWithoutParameters() {
         int question = jdbcUrl.indexOf('?');
@@ -143,6 +185,9 @@ public final class PostgresStorageConfig {
         private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
         private Path spoolDirectory;
+        private String password;
+        private Path passwordFile;
+        private UnaryOperator<String> environment = System::getenv;
 
         private Builder(String jdbcUrl) {
             if (!Objects.requireNonNull(jdbcUrl, "jdbcUrl").regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
@@ -188,8 +233,47 @@ public final class PostgresStorageConfig {
             return this;
         }
 
+        /** The password, instead of one in the URL (which would show in {@code ps}). */
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** A file whose first line is the password, unless {@link #password} or the URL gives one. */
+        public Builder passwordFile(Path passwordFile) {
+            this.passwordFile = passwordFile;
+            return this;
+        }
+
+        Builder environment(UnaryOperator<String> environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if the password file cannot be read
+         */
         public PostgresStorageConfig build() {
-            return new PostgresStorageConfig(this);
+            return new PostgresStorageConfig(this, resolvePassword());
+        }
+
+        /** The URL's own, then {@link #password}, then the file, then the environment; null if none. */
+        private String resolvePassword() {
+            if (UriQuery.parse(jdbcUrl).get("password") != null) {
+                return null; // pgjdbc reads it from the URL, where it wins over properties anyway
+            }
+            if (password != null) {
+                return password;
+            }
+            if (passwordFile != null) {
+                try (var lines = Files.lines(passwordFile)) {
+                    return lines.findFirst().orElse("");
+                } catch (IOException | UncheckedIOException e) {
+                    throw new IllegalArgumentException("Cannot read passwordFile " + passwordFile + ": " + e, e);
+                }
+            }
+            String fromEnvironment = environment.apply(PASSWORD_VARIABLE);
+            return fromEnvironment != null ? fromEnvironment : environment.apply(LIBPQ_PASSWORD_VARIABLE);
         }
     }
 }
