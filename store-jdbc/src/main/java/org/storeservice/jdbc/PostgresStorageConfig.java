@@ -14,14 +14,16 @@ import java.util.function.UnaryOperator;
 /**
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
  * with {@link #fromUri(String)}: a pgjdbc URL {@code jdbc:postgresql://host:port/db?user=...} plus
- * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis}, {@code statementTimeoutMillis} and
- * {@code spoolDirectory} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
+ * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis}, {@code statementTimeoutMillis},
+ * {@code socketTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
- * <p>Time-outs are bounded by default so that a dead database turns into {@code Error} within seconds,
- * not a hung request: pgjdbc's {@code connectTimeout} (5 s), {@code loginTimeout} (10 s) and
- * {@code socketTimeout} (30 s, longer than the statement time-out so that the server cancels first)
- * unless the URL sets them, the pool's wait for a connection ({@link #DEFAULT_POOL_TIMEOUT}) and the
- * server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}).
+ * <p><b>Time-outs.</b> Every wait of a read or write is bounded, here in one place, so that a dead or stalled
+ * database turns into {@code Error} within 10 s rather than a hung request: the wait for a pooled connection
+ * ({@link #DEFAULT_POOL_TIMEOUT}, which includes opening one), then the statement: the server cancels it after
+ * {@link #DEFAULT_STATEMENT_TIMEOUT} ({@code statement_timeout}), and if the server itself does not answer the
+ * driver gives up after {@link #DEFAULT_SOCKET_TIMEOUT} (longer than the statement time-out, so that the server
+ * cancels first). pgjdbc's {@code connectTimeout} (5 s) and {@code loginTimeout} (10 s) bound the pool's own
+ * attempts to connect. A pgjdbc parameter in the URL ({@code socketTimeout=}, in seconds) wins over these.
  *
  * <p><b>Password.</b> So that it need not show in the command line ({@code ps}), the password may come from
  * elsewhere than the URL's {@code password=}: a file named by {@code passwordFile=} (its first line), else the
@@ -43,10 +45,15 @@ public final class PostgresStorageConfig {
     static final String LIBPQ_PASSWORD_VARIABLE = "PGPASSWORD";
 
     public static final int DEFAULT_POOL_SIZE = 10;
-    /** How long a call waits for a pooled connection (including opening one) before it fails, 5 s. */
-    public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(5);
-    /** The server cancels a statement that runs longer, 10 s. */
-    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a call waits for a pooled connection (including opening one) before it fails, 3 s. */
+    public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(3);
+    /** The server cancels a statement that runs longer, 5 s: ample for a 4 MiB value on a working database. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * The driver gives up on a server that sends nothing for this long, 6 s: after the statement time-out, so that
+     * the server cancels first. With the pool's wait, the longest a call takes is 9 s.
+     */
+    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(6);
     /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
     static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
@@ -54,18 +61,18 @@ public final class PostgresStorageConfig {
     static final List<String[]> DRIVER_DEFAULTS = List.of(
             new String[] {"connectTimeout", "5"},
             new String[] {"loginTimeout", "10"},
-            new String[] {"socketTimeout", "30"},
             new String[] {"tcpKeepAlive", "true"});
 
     private static final List<String> PARAMETERS =
-            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis", "spoolDirectory",
-            "passwordFile");
+            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis",
+            "socketTimeoutMillis", "spoolDirectory", "passwordFile");
 
     private final String jdbcUrl;
     private final String table;
     private final int poolSize;
     private final Duration poolTimeout;
     private final Duration statementTimeout;
+    private final Duration socketTimeout;
     private final Path spoolDirectory;
     /** The password to hand the driver beside the URL, or null (none, or the URL has its own). */
     private final String password;
@@ -77,6 +84,7 @@ public final class PostgresStorageConfig {
         this.poolSize = builder.poolSize;
         this.poolTimeout = builder.poolTimeout;
         this.statementTimeout = builder.statementTimeout;
+        this.socketTimeout = builder.socketTimeout;
         this.spoolDirectory = builder.spoolDirectory;
     }
 
@@ -110,6 +118,7 @@ public final class PostgresStorageConfig {
                 case "table" -> builder.table(value);
                 case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
                 case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
+                case "socketTimeoutMillis" -> builder.socketTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
                 case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
                 case "passwordFile" -> builder.passwordFile(Path.of(value));
                 default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
@@ -141,6 +150,11 @@ public final class PostgresStorageConfig {
         return statementTimeout;
     }
 
+    /** Zero means none. */
+    public Duration socketTimeout() {
+        return socketTimeout;
+    }
+
     /** Where byte content past 64 KiB waits for a connection; {@code null}: {@code java.io.tmpdir}. */
     public Path spoolDirectory() {
         return spoolDirectory;
@@ -157,6 +171,9 @@ public final class PostgresStorageConfig {
         for (String[] property : DRIVER_DEFAULTS) {
             properties.setProperty(property[0], property[1]);
         }
+        // pgjdbc counts whole seconds; round up, so that it never gives up before the statement time-out
+        long socketSeconds = (socketTimeout.toMillis() + 999) / 1000;
+        properties.setProperty("socketTimeout", Long.toString(socketSeconds));
         if (password != null) {
             properties.setProperty("password", password);
         }
@@ -174,7 +191,7 @@ public final class PostgresStorageConfig {
     public String toString() {
         return "PostgresStorageConfig{url=" + jdbcUrlWithoutParameters() + ", table="
                 + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
-                + statementTimeout + '}';
+                + statementTimeout + ", socketTimeout=" + socketTimeout + '}';
     }
 
     /** Builds a {@link PostgresStorageConfig}. Not thread-safe. */
@@ -184,6 +201,7 @@ public final class PostgresStorageConfig {
         private int poolSize = DEFAULT_POOL_SIZE;
         private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+        private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
         private Path spoolDirectory;
         private String password;
         private Path passwordFile;
@@ -224,6 +242,15 @@ public final class PostgresStorageConfig {
                 throw new IllegalArgumentException("statementTimeout must not be negative: " + statementTimeout);
             }
             this.statementTimeout = statementTimeout;
+            return this;
+        }
+
+        /** @see #DEFAULT_SOCKET_TIMEOUT; zero for none. */
+        public Builder socketTimeout(Duration socketTimeout) {
+            if (socketTimeout.isNegative()) {
+                throw new IllegalArgumentException("socketTimeout must not be negative: " + socketTimeout);
+            }
+            this.socketTimeout = socketTimeout;
             return this;
         }
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -46,6 +47,28 @@ class PostgresStorageConfigTest {
         assertEquals("from-file", fromFile.driverProperties().getProperty("password"));
         assertFalse(fromFile.toString().contains("from-file"), "no password in toString");
         assertEquals(Optional.of("given"), PostgresStorageConfig.builder(URL).password("given").build().password());
+    }
+
+    /** Every wait is bounded by default, and the longest a call can take (pool wait, then the socket's) is under 10 s. */
+    @Test
+    void theDefaultTimeOutsAnswerWithinTenSecondsAndAreSetInOnePlace() {
+        PostgresStorageConfig defaults = PostgresStorageConfig.fromUri(URL, environment(Map.of()));
+        assertTrue(defaults.poolTimeout().plus(defaults.socketTimeout()).compareTo(Duration.ofSeconds(10)) < 0,
+                defaults.toString());
+        assertTrue(defaults.socketTimeout().compareTo(defaults.statementTimeout()) > 0,
+                "the server cancels a statement before the driver gives up on the server");
+        assertEquals("6", defaults.driverProperties().getProperty("socketTimeout"));
+
+        PostgresStorageConfig set = PostgresStorageConfig.fromUri(URL + "&poolTimeoutMillis=1000"
+                + "&statementTimeoutMillis=2000&socketTimeoutMillis=2500", environment(Map.of()));
+        assertEquals(URL, set.jdbcUrl(), "the store's own parameters are taken out of the URL");
+        assertEquals(Duration.ofMillis(1000), set.poolTimeout());
+        assertEquals(Duration.ofMillis(2000), set.statementTimeout());
+        assertEquals("3", set.driverProperties().getProperty("socketTimeout"), "whole seconds, rounded up");
+        assertEquals("0", PostgresStorageConfig.fromUri(URL + "&socketTimeoutMillis=0", environment(Map.of()))
+                .driverProperties().getProperty("socketTimeout"), "0: none");
+        assertThrows(IllegalArgumentException.class,
+                () -> PostgresStorageConfig.fromUri(URL + "&socketTimeoutMillis=-1", environment(Map.of())));
     }
 
     @Test
