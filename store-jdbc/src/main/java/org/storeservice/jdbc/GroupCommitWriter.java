@@ -24,8 +24,9 @@ import org.storeservice.api.storage.StorageException;
 
 /**
  * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
- * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a fully materialized
- * {@link WriteRequest} and wait; the thread takes every write pending at that moment (up to
+ * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a {@link WriteRequest} whose
+ * content was read to its end (a byte value waits as {@link SpooledContent}: 64 KiB in memory, the rest in a file,
+ * read into memory only when its statement is bound, one value at a time) and wait; the thread takes every write pending at that moment (up to
  * {@link #MAX_BATCH}), runs them in one transaction and commits once (group commit: one fsync for the
  * whole batch with synchronous=FULL), then answers each caller. So durable writes per second grow with
  * the number of concurrent writers.
