@@ -9,8 +9,9 @@ import org.storeservice.api.storage.Storage;
 
 /**
  * The standard {@link Store}: validates each write against {@link StoreLimits}, hands it to a
- * {@link Storage}, and turns every storage failure into {@link Status#ERROR}, logged through SLF4J with
- * the key and the cause.
+ * {@link Storage}, and turns every storage failure into {@link Status#ERROR}. Each {@code Error} leaves one log
+ * line, rate-limited per reason: invalid input at INFO, a storage failure at WARN with its causes' messages (the
+ * stack trace at DEBUG); successes log nothing (see {@link OutcomeLog}).
  *
  * <p>Rules where the wire contract is silent: a {@code null} or empty key gives {@code Error}; a
  * {@code null} value or content gives {@code Error}; an empty value or content is stored as empty; a key
@@ -27,6 +28,7 @@ public final class DefaultStore implements Store {
     private final Storage storage;
     private final StoreLimits limits;
     private final OverwritePolicy overwritePolicy;
+    private final OutcomeLog outcomes = new OutcomeLog(log, System::nanoTime);
 
     private DefaultStore(Builder builder) {
         this.storage = builder.storage;
@@ -62,23 +64,18 @@ public final class DefaultStore implements Store {
         if (!isValidKey(key, "WriteString")) {
             return Status.ERROR;
         }
-        if (value == null) {
-            log.debug("WriteString rejected for key {}: value is missing", LogSafe.key(key));
-            return Status.ERROR;
-        }
-        if (!Utf8.isWellFormed(value)) {
-            log.debug("WriteString rejected for key {}: value has a lone surrogate", LogSafe.key(key));
-            return Status.ERROR;
-        }
-        if (Utf8.exceeds(value, limits.maxValueBytes())) {
-            log.debug("WriteString rejected for key {}: value over {} UTF-8 bytes",
-                    LogSafe.key(key), limits.maxValueBytes());
+        String invalid = value == null ? "value is missing"
+                : !Utf8.isWellFormed(value) ? "value has a lone surrogate"
+                : Utf8.exceeds(value, limits.maxValueBytes()) ? "value over " + limits.maxValueBytes() + " UTF-8 bytes"
+                : null;
+        if (invalid != null) {
+            outcomes.rejected("WriteString", key, invalid);
             return Status.ERROR;
         }
         try {
             return written(storage.putText(key, value, overwritePolicy), key, "WriteString");
         } catch (IOException | RuntimeException e) {
-            log.warn("WriteString failed for key {}: storage error", LogSafe.key(key), e);
+            outcomes.failed("WriteString", key, e, storage);
             return Status.ERROR;
         }
     }
@@ -89,7 +86,7 @@ public final class DefaultStore implements Store {
             return Status.ERROR;
         }
         if (content == null) {
-            log.debug("WriteBytes rejected for key {}: content is missing", LogSafe.key(key));
+            outcomes.rejected("WriteBytes", key, "content is missing");
             return Status.ERROR;
         }
         LimitedContent limited = new LimitedContent(content, limits.maxValueBytes());
@@ -100,26 +97,22 @@ public final class DefaultStore implements Store {
                 throw new ContentStreamException(limited.sourceFailure());
             }
             if (limited.limitExceeded()) {
-                log.debug("WriteBytes rejected for key {}: content over {} bytes",
-                        LogSafe.key(key), limits.maxValueBytes());
+                outcomes.rejected("WriteBytes", key, "content over " + limits.maxValueBytes() + " bytes");
             } else {
-                log.warn("WriteBytes failed for key {}: storage error", LogSafe.key(key), e);
+                outcomes.failed("WriteBytes", key, e, storage);
             }
             return Status.ERROR;
         }
     }
 
     private boolean isValidKey(String key, String operation) {
-        if (key == null || key.isEmpty()) {
-            log.debug("{} rejected: key is missing or empty", operation);
-            return false;
-        }
-        if (key.length() > limits.maxKeyLength()) {
-            log.debug("{} rejected for key {}: key over {} chars", operation, LogSafe.key(key), limits.maxKeyLength());
-            return false;
-        }
-        if (!Utf8.isWellFormed(key)) {
-            log.debug("{} rejected for key {}: key has a lone surrogate", operation, LogSafe.key(key));
+        String invalid = key == null ? "key is missing"
+                : key.isEmpty() ? "key is empty"
+                : key.length() > limits.maxKeyLength() ? "key over " + limits.maxKeyLength() + " chars"
+                : !Utf8.isWellFormed(key) ? "key has a lone surrogate"
+                : null;
+        if (invalid != null) {
+            outcomes.rejected(operation, key, invalid);
             return false;
         }
         return true;

@@ -1,5 +1,7 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,6 +18,13 @@ interface Dialect {
     List<String> createStatements(TableName table);
 
     void bindTime(PreparedStatement statement, int index, Instant time) throws SQLException;
+
+    /**
+     * Binds a byte value, reading it from its spool if it was spooled. Returns a stream the driver reads while the
+     * statement runs, to be closed after it ran, or {@code null}.
+     */
+    InputStream bindBytes(PreparedStatement statement, int index, SpooledContent value)
+            throws SQLException, IOException;
 
     Instant readTime(ResultSet row, int index) throws SQLException;
 

@@ -10,12 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
@@ -25,8 +24,9 @@ import org.storeservice.api.storage.StorageException;
 
 /**
  * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
- * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a fully materialized
- * {@link WriteRequest} and wait; the thread takes every write pending at that moment (up to
+ * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a {@link WriteRequest} whose
+ * content was read to its end (a byte value waits as {@link SpooledContent}: 64 KiB in memory, the rest in a file,
+ * read into memory only when its statement is bound, one value at a time) and wait; the thread takes every write pending at that moment (up to
  * {@link #MAX_BATCH}), runs them in one transaction and commits once (group commit: one fsync for the
  * whole batch with synchronous=FULL), then answers each caller. So durable writes per second grow with
  * the number of concurrent writers.
@@ -50,26 +50,23 @@ final class GroupCommitWriter implements WritePath {
     /** SQLite's primary result code for a lock held by another connection (its extended codes share the low byte). */
     private static final int SQLITE_BUSY = 5;
 
-    /** A test's view into the writer thread, called with each batch before it runs. */
+    /** Runs one write's prepared statement inside the writer's transaction: {@link Rows#write} in production. */
     @FunctionalInterface
-    interface BatchHook {
-        void beforeBatch(Connection connection, int size) throws SQLException;
-
-        /** Called inside the transaction before each write, so a test can make a write fail there. */
-        default void beforeWrite(Connection connection, WriteRequest request) throws SQLException {
-        }
+    interface RowWriter {
+        /** {@code true} if a row was written. */
+        boolean write(PreparedStatement statement, WriteRequest request) throws SQLException;
     }
 
-    private static final class Pending {
-        final WriteRequest request;
-        final CompletableFuture<Boolean> result = new CompletableFuture<>();
-
+    private record Pending(WriteRequest request, CompletableFuture<Boolean> result) {
         Pending(WriteRequest request) {
-            this.request = request;
+            this(request, new CompletableFuture<>());
         }
     }
 
-    /** Put on the queue by close(): the writer finishes what is ahead of it, then stops. */
+    /**
+     * Offered to the queue by close() to wake a writer waiting for work. Only a wake-up: the writer stops once
+     * the storage is closed and the queue is empty (a full queue takes no STOP, and needs no wake-up).
+     */
     private static final Pending STOP = new Pending(null);
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
@@ -78,9 +75,7 @@ final class GroupCommitWriter implements WritePath {
     private PreparedStatement upsert; // confined to the writer thread after construction
     private PreparedStatement insertIfAbsent;
     private PreparedStatement delete;
-    private final Dialect dialect;
-    private final BatchHook hook;
-    private final Thread thread;
+    private final RowWriter rows;
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
     /**
@@ -88,16 +83,18 @@ final class GroupCommitWriter implements WritePath {
      * every write that got in is queued ahead of STOP and answered; none is left waiting forever.
      */
     private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
-    private boolean closed; // guarded by lifecycle
+    /** Written under the lifecycle write lock; read by the writer thread without it. */
+    private volatile boolean closed;
     /** Set when the writer thread has ended; a write queued after that is failed by its own caller. */
     private volatile boolean stopped;
     private volatile long commits; // written by the writer thread only
+    /** Completed once the writer thread has ended and the answerer has given every answer handed to it. */
+    private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
-    GroupCommitWriter(Connection connection, Sql sql, Dialect dialect, String name, BatchHook hook)
-            throws SQLException {
+    /** A writer that owns {@code connection} and runs each write through {@code rows}. */
+    GroupCommitWriter(Connection connection, Sql sql, String name, RowWriter rows) throws SQLException {
         this.connection = connection;
-        this.dialect = dialect;
-        this.hook = hook;
+        this.rows = rows;
         this.sql = sql;
         prepareStatements();
         this.answerer = Executors.newSingleThreadExecutor(task -> {
@@ -105,7 +102,7 @@ final class GroupCommitWriter implements WritePath {
             answering.setDaemon(true);
             return answering;
         });
-        this.thread = new Thread(this::run, "store-writer-" + name);
+        Thread thread = new Thread(this::run, "store-writer-" + name);
         thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
         thread.start();
     }
@@ -131,54 +128,32 @@ final class GroupCommitWriter implements WritePath {
         if (stopped) {
             failLeftovers(); // the writer ended while this write was being queued: nobody else will answer it
         }
-        return awaitUninterruptibly(pending.result);
-    }
-
-    /**
-     * Waits for the writer's answer even if interrupted: once queued, the write may commit, and the
-     * caller must not be told "nothing stored" when it was.
-     */
-    private static boolean awaitUninterruptibly(CompletableFuture<Boolean> result) throws IOException {
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    return result.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof IOException) {
-                        throw (IOException) cause;
-                    }
-                    throw new StorageException("Write failed: " + cause, cause);
-                }
+            // join() waits even if interrupted, and keeps the interrupt: once queued, the write may commit, and
+            // the caller must not be told "nothing stored" when it was.
+            return pending.result().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException cause) {
+                throw cause;
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            throw new StorageException("Write failed: " + e.getCause(), e.getCause());
         }
     }
 
     private void run() {
         List<Pending> batch = new ArrayList<>();
-        boolean stopping = false;
         try {
-            while (!stopping) {
+            // Nothing enqueues once closed is set, so an empty queue then means every write was taken.
+            while (!(closed && queue.isEmpty())) {
                 try {
                     batch.add(queue.take());
                 } catch (InterruptedException e) {
-                    // Nothing here interrupts this private thread (close() sends STOP); if something else does,
+                    // Nothing here interrupts this private thread (close() offers STOP); if something else does,
                     // stopping would strand the writes of a storage still open, so keep serving.
                     continue;
                 }
                 queue.drainTo(batch, MAX_BATCH - 1);
-                int stop = batch.indexOf(STOP);
-                if (stop >= 0) {
-                    stopping = true;
-                    batch.subList(stop, batch.size()).clear();
-                }
+                batch.remove(STOP);
                 try {
                     runBatch(batch);
                 } catch (Throwable t) {
@@ -198,6 +173,13 @@ final class GroupCommitWriter implements WritePath {
             batch.forEach(GroupCommitWriter::failStopped); // no effect on writes already answered
             failLeftovers();
             closeQuietly();
+            // The answerer runs its tasks in order: this one comes after every answer handed to it.
+            try {
+                answerer.execute(() -> finished.complete(null));
+                answerer.shutdown();
+            } catch (RejectedExecutionException e) {
+                finished.complete(null);
+            }
         }
     }
 
@@ -206,7 +188,6 @@ final class GroupCommitWriter implements WritePath {
             return;
         }
         try {
-            hook.beforeBatch(connection, batch.size());
             List<Boolean> results = inTransaction(batch);
             answer(List.copyOf(batch), results); // a copy: run() reuses the batch list
             return;
@@ -231,7 +212,7 @@ final class GroupCommitWriter implements WritePath {
                 continue;
             }
             try {
-                pending.result.complete(inTransaction(List.of(pending)).get(0));
+                pending.result().complete(inTransaction(List.of(pending)).get(0));
             } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
                 fail(pending, t);
                 busy = isBusy(t) ? t : null;
@@ -242,7 +223,7 @@ final class GroupCommitWriter implements WritePath {
     private void answer(List<Pending> committed, List<Boolean> results) {
         Runnable answering = () -> {
             for (int i = 0; i < committed.size(); i++) {
-                committed.get(i).result.complete(results.get(i));
+                committed.get(i).result().complete(results.get(i));
             }
         };
         if (committed.size() == 1) {
@@ -258,7 +239,7 @@ final class GroupCommitWriter implements WritePath {
 
     /** Whether {@code t} is SQLITE_BUSY: another connection (another process) holds the database's write lock. */
     private static boolean isBusy(Throwable t) {
-        return t instanceof SQLException && (((SQLException) t).getErrorCode() & 0xff) == SQLITE_BUSY;
+        return t instanceof SQLException e && (e.getErrorCode() & 0xff) == SQLITE_BUSY;
     }
 
     private void prepareStatements() throws SQLException {
@@ -294,14 +275,13 @@ final class GroupCommitWriter implements WritePath {
             try {
                 List<Boolean> results = new ArrayList<>(writes.size());
                 for (Pending pending : writes) {
-                    WriteRequest request = pending.request;
-                    hook.beforeWrite(connection, request);
+                    WriteRequest request = pending.request();
                     if (request.deletes()) {
                         results.add(Rows.delete(delete, request));
                         continue;
                     }
                     PreparedStatement statement = request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert;
-                    results.add(Rows.write(statement, request, dialect));
+                    results.add(rows.write(statement, request));
                 }
                 control.execute("COMMIT");
                 commits++;
@@ -325,8 +305,8 @@ final class GroupCommitWriter implements WritePath {
     }
 
     private void fail(Pending pending, Throwable cause) {
-        pending.result.completeExceptionally(
-                new StorageException("Write to " + dialect.name() + " failed: " + cause.getMessage(), cause));
+        pending.result().completeExceptionally(
+                new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
     }
 
     private void failLeftovers() {
@@ -337,7 +317,7 @@ final class GroupCommitWriter implements WritePath {
 
     private static void failStopped(Pending pending) {
         if (pending != STOP) {
-            pending.result.completeExceptionally(new StorageException(STOPPED));
+            pending.result().completeExceptionally(new StorageException(STOPPED));
         }
     }
 
@@ -374,32 +354,7 @@ final class GroupCommitWriter implements WritePath {
         } finally {
             lifecycle.writeLock().unlock();
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                queue.put(STOP);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        answerer.shutdown(); // after the writer ended: it gives the answers already handed to it, then stops
-        while (!answerer.isTerminated()) {
-            try {
-                answerer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        queue.offer(STOP); // wakes the writer if it waits for work; a full queue needs no wake-up
+        finished.join(); // waits even if interrupted, and keeps the interrupt
     }
 }

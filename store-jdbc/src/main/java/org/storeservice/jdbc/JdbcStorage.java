@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -47,21 +48,21 @@ public final class JdbcStorage implements Storage {
     private final Sql sql;
     private final WritePath writes;
     private final ReadConnections reads;
-    /** SQLite buffers byte content before queueing it (group commit needs it whole); -1 spools it (PostgreSQL). */
-    private final long bufferLimit;
-    /** Where PostgreSQL byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
+    /** The largest byte value accepted. */
+    private final long maxValueBytes;
+    /** Where byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
     private final Path spoolDirectory;
     private final Clock clock;
     private final String description;
     private volatile boolean closed;
 
-    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long bufferLimit,
+    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long maxValueBytes,
             Path spoolDirectory, String description) {
         this.dialect = dialect;
         this.sql = sql;
         this.writes = writes;
         this.reads = reads;
-        this.bufferLimit = bufferLimit;
+        this.maxValueBytes = maxValueBytes;
         this.spoolDirectory = spoolDirectory;
         this.clock = Clock.systemUTC();
         this.description = description;
@@ -72,18 +73,35 @@ public final class JdbcStorage implements Storage {
      * group-committing writer and separate read connections.
      */
     public static JdbcStorage sqlite(SqliteStorageConfig config) throws IOException {
-        return sqlite(config, (connection, size) -> { });
-    }
-
-    static JdbcStorage sqlite(SqliteStorageConfig config, GroupCommitWriter.BatchHook hook) throws IOException {
         Path path = config.path().toAbsolutePath();
         if (path.getParent() != null) {
             Files.createDirectories(path.getParent());
         }
-        String url = "jdbc:sqlite:" + path;
         TableName table = TableName.parse(config.table());
         Dialect dialect = new SqliteDialect();
         Sql sql = new Sql(table);
+        Connection writer = null;
+        try {
+            writer = sqliteWriterConnection(config);
+            SchemaVersion.ensure(writer, dialect, table);
+            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
+                    (statement, request) -> Rows.write(statement, request, dialect));
+            ReadConnections readers = new SqliteReaders(sqliteUrl(config), config.busyTimeoutMillis(), 4);
+            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
+                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
+        } catch (SQLException | StorageException e) {
+            closeQuietly(writer, e);
+            throw e instanceof StorageException se ? se
+                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String sqliteUrl(SqliteStorageConfig config) {
+        return "jdbc:sqlite:" + config.path().toAbsolutePath();
+    }
+
+    /** The one write connection of {@code config}'s database: WAL, its synchronous mode, busy time-out, checkpoints. */
+    static Connection sqliteWriterConnection(SqliteStorageConfig config) throws SQLException {
         SQLiteConfig writerConfig = new SQLiteConfig();
         writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
         writerConfig.setSynchronous(config.synchronous() == Synchronous.FULL
@@ -99,45 +117,35 @@ public final class JdbcStorage implements Storage {
         // Nothing reads generated keys; with them on, sqlite-jdbc runs a regex and a second statement
         // (SELECT last_insert_rowid()) after every INSERT.
         writerConfig.setGetGeneratedKeys(false);
-        Connection writer = null;
-        try {
-            writer = writerConfig.createConnection(url);
-            SchemaVersion.ensure(writer, dialect, table);
-            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, dialect, path.getFileName().toString(), hook);
-            ReadConnections readers = new SqliteReaders(url, config.busyTimeoutMillis(), 4);
-            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), null,
-                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
-        } catch (SQLException | StorageException e) {
-            closeQuietly(writer, e);
-            throw e instanceof StorageException ? (StorageException) e
-                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
-        }
+        return writerConfig.createConnection(sqliteUrl(config));
     }
 
     /**
-     * Connects a pool to the PostgreSQL database of {@code config} and creates the table if absent.
+     * Connects to the PostgreSQL database of {@code config} once, creating the table if absent, then opens a pool.
      *
-     * @throws StorageException if the database cannot be reached within the pool time-out
+     * @throws StorageException if the database cannot be reached or refuses the login, with the driver's own
+     *     message (a wrong password, a refused connection), at once rather than after the pool's time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
-        return postgres(config, null);
-    }
-
-    /** The same, spooling long byte content to {@code spoolDirectory} ({@code null}: java.io.tmpdir). */
-    static JdbcStorage postgres(PostgresStorageConfig config, Path spoolDirectory) throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
-        HikariDataSource pool = new HikariDataSource(hikari(config));
-        try (Connection connection = pool.getConnection()) {
+        // One plain connection first: the pool would retry until its time-out and then report only that it timed out.
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
             SchemaVersion.ensure(connection, dialect, table);
-        } catch (SQLException | StorageException | RuntimeException e) {
-            pool.close();
-            throw e instanceof StorageException ? (StorageException) e
-                    : new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            throw new StorageException("Could not connect to PostgreSQL at " + config.jdbcUrlWithoutParameters()
+                    + ": " + e.getMessage(), e);
+        }
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(hikari(config));
+        } catch (RuntimeException e) {
+            throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
         PooledConnections connections = new PooledConnections(pool, sql, dialect);
-        return new JdbcStorage(dialect, sql, connections, connections, -1, spoolDirectory,
+        return new JdbcStorage(dialect, sql, connections, connections, PostgresStorageConfig.MAX_VALUE_BYTES,
+                config.spoolDirectory(),
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
 
@@ -146,15 +154,13 @@ public final class JdbcStorage implements Storage {
         hikari.setPoolName("store-" + config.table());
         hikari.setDriverClassName("org.postgresql.Driver");
         hikari.setJdbcUrl(config.jdbcUrl());
-        for (String[] property : PostgresStorageConfig.DRIVER_DEFAULTS) {
-            hikari.addDataSourceProperty(property[0], property[1]); // the URL's own parameters win in pgjdbc
-        }
+        hikari.setDataSourceProperties(config.driverProperties());
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setMinimumIdle(1); // the database is shared by many servers: open connections only when used
         long poolTimeout = config.poolTimeout().toMillis();
         hikari.setConnectionTimeout(poolTimeout);
         hikari.setValidationTimeout(Math.max(250, poolTimeout / 2));
-        hikari.setInitializationFailTimeout(-1); // open() checks the database itself, with a clearer error
+        hikari.setInitializationFailTimeout(-1); // postgres() checked the database itself, with the driver's message
         hikari.setAutoCommit(true);
         long statementTimeout = config.statementTimeout().toMillis();
         if (statementTimeout > 0) {
@@ -170,23 +176,18 @@ public final class JdbcStorage implements Storage {
         TextValues.checkText(value);
         boolean inBytes = TextValues.needsBytesColumn(value);
         return writes.write(new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
-                inBytes ? TextValues.utf8(value) : null, null, 0, policy, now()));
+                inBytes ? SpooledContent.inMemory(TextValues.utf8(value)) : null, policy, now()));
     }
 
     @Override
     public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
         ensureOpen();
         TextValues.checkKey(key);
-        if (bufferLimit >= 0) {
-            byte[] bytes = BoundedContent.readAll(content, bufferLimit);
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, bytes, null, 0, policy, now()));
-        }
-        // Read the content whole before a pooled connection is borrowed: it may still be arriving from a slow
-        // client. A failure of the caller's stream surfaces here, unchanged, and nothing is written.
-        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory);
-                InputStream file = spooled.bytes() == null ? spooled.openFile() : null) {
-            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled.bytes(), file, spooled.length(),
-                    policy, now()));
+        // Read to its end before it is queued (SQLite) or a pooled connection is borrowed (PostgreSQL), 64 KiB in
+        // memory, the rest in a temporary file deleted when the write is answered: see SpooledContent. A failure
+        // of the caller's stream surfaces here, unchanged, and nothing is written.
+        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory, maxValueBytes)) {
+            return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled, policy, now()));
         }
     }
 
@@ -276,7 +277,7 @@ public final class JdbcStorage implements Storage {
         try {
             return reads.acquire();
         } catch (SQLException e) {
-            throw new StorageException("No connection to " + dialect.name() + ": " + e.getMessage(), e);
+            throw new StorageException("No connection to " + dialect.name() + ": " + PooledConnections.withCause(e), e);
         }
     }
 
@@ -288,11 +289,6 @@ public final class JdbcStorage implements Storage {
         } catch (SQLException e) {
             // the connection is released as broken anyway
         }
-    }
-
-    /** The write path, for tests that look inside the group commit. */
-    WritePath writePath() {
-        return writes;
     }
 
     private void ensureOpen() throws StorageException {

@@ -35,8 +35,17 @@ final class PooledConnections implements ReadConnections, WritePath {
                 var statement = connection.prepareStatement(statementSql)) {
             return request.deletes() ? Rows.delete(statement, request) : Rows.write(statement, request, dialect);
         } catch (SQLException e) {
-            throw new StorageException("Write to " + dialect.name() + " failed: " + e.getMessage(), e);
+            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(e), e);
         }
+    }
+
+    /**
+     * The message and, if it has one, the cause's: HikariCP's "Connection is not available, request timed out"
+     * carries the driver's own reason (a refused connection, a failed login) only as its cause.
+     */
+    static String withCause(SQLException e) {
+        Throwable cause = e.getCause();
+        return cause == null || cause.getMessage() == null ? e.getMessage() : e.getMessage() + ": " + cause.getMessage();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,6 +36,19 @@ final class PostgresDialect implements Dialect {
                         + "bytes_value bytea, "
                         + "written_at timestamptz NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS " + table.table() + "_key_order ON " + t + " (key_order)");
+    }
+
+    @Override
+    public InputStream bindBytes(PreparedStatement statement, int index, SpooledContent value)
+            throws SQLException, IOException {
+        if (value.inMemory()) {
+            statement.setBytes(index, value.readAll());
+            return null;
+        }
+        // With the length known, pgjdbc sends the stream as it reads it, without a copy of its own.
+        InputStream stream = value.open();
+        statement.setBinaryStream(index, stream, value.length());
+        return stream;
     }
 
     @Override

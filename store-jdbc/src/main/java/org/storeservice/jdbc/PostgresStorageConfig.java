@@ -1,58 +1,91 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
  * with {@link #fromUri(String)}: a pgjdbc URL {@code jdbc:postgresql://host:port/db?user=...} plus
- * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis} and {@code statementTimeoutMillis}
- * parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
+ * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis}, {@code statementTimeoutMillis},
+ * {@code socketTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
- * <p>Time-outs are bounded by default so that a dead database turns into {@code Error} within seconds,
- * not a hung request: pgjdbc's {@code connectTimeout} (5 s), {@code loginTimeout} (10 s) and
- * {@code socketTimeout} (30 s, longer than the statement time-out so that the server cancels first)
- * unless the URL sets them, the pool's wait for a connection ({@link #DEFAULT_POOL_TIMEOUT}) and the
- * server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}).
+ * <p><b>Time-outs.</b> Every wait of a read or write is bounded, here in one place, so that a dead or stalled
+ * database turns into {@code Error} within 10 s rather than a hung request: the wait for a pooled connection
+ * ({@link #DEFAULT_POOL_TIMEOUT}, which includes opening one), then the statement: the server cancels it after
+ * {@link #DEFAULT_STATEMENT_TIMEOUT} ({@code statement_timeout}), and if the server itself does not answer the
+ * driver gives up after {@link #DEFAULT_SOCKET_TIMEOUT} (longer than the statement time-out, so that the server
+ * cancels first). pgjdbc's {@code connectTimeout} (5 s) and {@code loginTimeout} (10 s) bound the pool's own
+ * attempts to connect. A pgjdbc parameter in the URL ({@code socketTimeout=}, in seconds) wins over these.
+ *
+ * <p><b>Password.</b> So that it need not show in the command line ({@code ps}), the password may come from
+ * elsewhere than the URL's {@code password=}: a file named by {@code passwordFile=} (its first line), else the
+ * environment variable {@value #PASSWORD_VARIABLE}, else libpq's {@code PGPASSWORD}. The first of these that is
+ * given is used; the URL's own {@code password=} beats them all.
  *
  * <p>Byte content is read whole before a pooled connection is borrowed, since it may still be arriving
  * from a slow client: the first 64 KiB in memory, the rest to a temporary file
- * ({@code store-jdbc-spool-*.tmp} in {@code java.io.tmpdir}, deleted after the write, failed or not).
+ * ({@code store-jdbc-spool-*.tmp} in {@code spoolDirectory}, by default {@code java.io.tmpdir}, deleted after
+ * the write, failed or not).
  * Content over 1 GB - 1 byte, PostgreSQL's largest field, is refused while it is read.
  */
 public final class PostgresStorageConfig {
     /** The URI prefix. */
     public static final String URI_PREFIX = "jdbc:postgresql:";
+    /** The environment variable a password is taken from when the URL has none and names no file. */
+    public static final String PASSWORD_VARIABLE = "STORE_STORAGE_PASSWORD";
+    /** libpq's own, the fallback after {@link #PASSWORD_VARIABLE}. */
+    static final String LIBPQ_PASSWORD_VARIABLE = "PGPASSWORD";
 
     public static final int DEFAULT_POOL_SIZE = 10;
-    /** How long a call waits for a pooled connection (including opening one) before it fails, 5 s. */
-    public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(5);
-    /** The server cancels a statement that runs longer, 10 s. */
-    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a call waits for a pooled connection (including opening one) before it fails, 3 s. */
+    public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(3);
+    /** The server cancels a statement that runs longer, 5 s: ample for a 4 MiB value on a working database. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * The driver gives up on a server that sends nothing for this long, 6 s: after the statement time-out, so that
+     * the server cancels first. With the pool's wait, the longest a call takes is 9 s.
+     */
+    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(6);
+    /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
+    static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
     /** pgjdbc properties (seconds) applied unless the URL gives its own. */
     static final List<String[]> DRIVER_DEFAULTS = List.of(
             new String[] {"connectTimeout", "5"},
             new String[] {"loginTimeout", "10"},
-            new String[] {"socketTimeout", "30"},
             new String[] {"tcpKeepAlive", "true"});
 
     private static final List<String> PARAMETERS =
-            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis");
+            List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis",
+            "socketTimeoutMillis", "spoolDirectory", "passwordFile");
 
     private final String jdbcUrl;
     private final String table;
     private final int poolSize;
     private final Duration poolTimeout;
     private final Duration statementTimeout;
+    private final Duration socketTimeout;
+    private final Path spoolDirectory;
+    /** The password to hand the driver beside the URL, or null (none, or the URL has its own). */
+    private final String password;
 
-    private PostgresStorageConfig(Builder builder) {
+    private PostgresStorageConfig(Builder builder, String password) {
+        this.password = password;
         this.jdbcUrl = builder.jdbcUrl;
         this.table = builder.table;
         this.poolSize = builder.poolSize;
         this.poolTimeout = builder.poolTimeout;
         this.statementTimeout = builder.statementTimeout;
+        this.socketTimeout = builder.socketTimeout;
+        this.spoolDirectory = builder.spoolDirectory;
     }
 
     /** A builder for the pgjdbc URL {@code jdbcUrl} (without this class's own parameters). */
@@ -66,29 +99,29 @@ public final class PostgresStorageConfig {
      * @throws IllegalArgumentException if it is not such a URI or one of this class's parameters is invalid
      */
     public static PostgresStorageConfig fromUri(String uri) {
+        return fromUri(uri, System::getenv);
+    }
+
+    /** The same, reading environment variables through {@code environment} (for tests). */
+    static PostgresStorageConfig fromUri(String uri, UnaryOperator<String> environment) {
         if (!uri.regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
             throw new IllegalArgumentException("Not a PostgreSQL storage URI (jdbc:postgresql://...): '" + uri + "'");
         }
         UriQuery query = UriQuery.parse(uri);
-        Builder builder = builder(query.rebuiltWithout(PARAMETERS));
+        Builder builder = builder(query.rebuiltWithout(PARAMETERS)).environment(environment);
         for (String name : PARAMETERS) {
             String value = query.get(name);
             if (value == null) {
                 continue;
             }
             switch (name) {
-                case "table":
-                    builder.table(value);
-                    break;
-                case "poolSize":
-                    builder.poolSize(UriQuery.intValue(name, value, 1));
-                    break;
-                case "poolTimeoutMillis":
-                    builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
-                    break;
-                default:
-                    builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
-                    break;
+                case "table" -> builder.table(value);
+                case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
+                case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
+                case "socketTimeoutMillis" -> builder.socketTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
+                case "passwordFile" -> builder.passwordFile(Path.of(value));
+                default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
             }
         }
         return builder.build();
@@ -117,6 +150,36 @@ public final class PostgresStorageConfig {
         return statementTimeout;
     }
 
+    /** Zero means none. */
+    public Duration socketTimeout() {
+        return socketTimeout;
+    }
+
+    /** Where byte content past 64 KiB waits for a connection; {@code null}: {@code java.io.tmpdir}. */
+    public Path spoolDirectory() {
+        return spoolDirectory;
+    }
+
+    /** The password to give the driver beside the URL; empty if none was found or the URL holds its own. */
+    Optional<String> password() {
+        return Optional.ofNullable(password);
+    }
+
+    /** What the driver gets beside the URL: {@link #DRIVER_DEFAULTS} (the URL's own parameters win) and the password. */
+    Properties driverProperties() {
+        Properties properties = new Properties();
+        for (String[] property : DRIVER_DEFAULTS) {
+            properties.setProperty(property[0], property[1]);
+        }
+        // pgjdbc counts whole seconds; round up, so that it never gives up before the statement time-out
+        long socketSeconds = (socketTimeout.toMillis() + 999) / 1000;
+        properties.setProperty("socketTimeout", Long.toString(socketSeconds));
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        return properties;
+    }
+
     /** The URL without its parameters, which may hold a password: for logs and descriptions. */
     String jdbcUrlWithoutParameters() {
         int question = jdbcUrl.indexOf('?');
@@ -128,7 +191,7 @@ public final class PostgresStorageConfig {
     public String toString() {
         return "PostgresStorageConfig{url=" + jdbcUrlWithoutParameters() + ", table="
                 + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
-                + statementTimeout + '}';
+                + statementTimeout + ", socketTimeout=" + socketTimeout + '}';
     }
 
     /** Builds a {@link PostgresStorageConfig}. Not thread-safe. */
@@ -138,6 +201,11 @@ public final class PostgresStorageConfig {
         private int poolSize = DEFAULT_POOL_SIZE;
         private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+        private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
+        private Path spoolDirectory;
+        private String password;
+        private Path passwordFile;
+        private UnaryOperator<String> environment = System::getenv;
 
         private Builder(String jdbcUrl) {
             if (!Objects.requireNonNull(jdbcUrl, "jdbcUrl").regionMatches(true, 0, URI_PREFIX, 0, URI_PREFIX.length())) {
@@ -177,8 +245,62 @@ public final class PostgresStorageConfig {
             return this;
         }
 
+        /** @see #DEFAULT_SOCKET_TIMEOUT; zero for none. */
+        public Builder socketTimeout(Duration socketTimeout) {
+            if (socketTimeout.isNegative()) {
+                throw new IllegalArgumentException("socketTimeout must not be negative: " + socketTimeout);
+            }
+            this.socketTimeout = socketTimeout;
+            return this;
+        }
+
+        /** An existing directory for spooled content; {@code null} (the default): {@code java.io.tmpdir}. */
+        public Builder spoolDirectory(Path spoolDirectory) {
+            this.spoolDirectory = spoolDirectory;
+            return this;
+        }
+
+        /** The password, instead of one in the URL (which would show in {@code ps}). */
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** A file whose first line is the password, unless {@link #password} or the URL gives one. */
+        public Builder passwordFile(Path passwordFile) {
+            this.passwordFile = passwordFile;
+            return this;
+        }
+
+        Builder environment(UnaryOperator<String> environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if the password file cannot be read
+         */
         public PostgresStorageConfig build() {
-            return new PostgresStorageConfig(this);
+            return new PostgresStorageConfig(this, resolvePassword());
+        }
+
+        /** The URL's own, then {@link #password}, then the file, then the environment; null if none. */
+        private String resolvePassword() {
+            if (UriQuery.parse(jdbcUrl).get("password") != null) {
+                return null; // pgjdbc reads it from the URL, where it wins over properties anyway
+            }
+            if (password != null) {
+                return password;
+            }
+            if (passwordFile != null) {
+                try (var lines = Files.lines(passwordFile)) {
+                    return lines.findFirst().orElse("");
+                } catch (IOException | UncheckedIOException e) {
+                    throw new IllegalArgumentException("Cannot read passwordFile " + passwordFile + ": " + e, e);
+                }
+            }
+            String fromEnvironment = environment.apply(PASSWORD_VARIABLE);
+            return fromEnvironment != null ? fromEnvironment : environment.apply(LIBPQ_PASSWORD_VARIABLE);
         }
     }
 }

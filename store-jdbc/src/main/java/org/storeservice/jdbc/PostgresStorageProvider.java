@@ -7,6 +7,10 @@ import org.storeservice.api.storage.StorageProvider;
 
 /** Opens {@code jdbc:postgresql://...} URIs; see {@link PostgresStorageConfig#fromUri(String)}. */
 public final class PostgresStorageProvider implements StorageProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public PostgresStorageProvider() {
+    }
+
     @Override
     public List<String> uriPrefixes() {
         return List.of(PostgresStorageConfig.URI_PREFIX);

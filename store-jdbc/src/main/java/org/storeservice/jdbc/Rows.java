@@ -1,5 +1,7 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,24 +25,48 @@ final class Rows {
 
     /** Executes the prepared upsert or insert-if-absent; {@code true} if a row was written. */
     static boolean write(PreparedStatement statement, WriteRequest request, Dialect dialect) throws SQLException {
-        statement.setString(1, request.key());
-        statement.setBytes(2, KeyOrder.of(request.key()));
-        statement.setString(3, request.kind() == EntryKind.TEXT ? TEXT : BYTES);
-        if (request.text() != null) {
-            statement.setString(4, request.text());
-        } else {
-            statement.setNull(4, Types.VARCHAR);
+        InputStream streamed = null;
+        try {
+            statement.setString(1, request.key());
+            statement.setBytes(2, KeyOrder.of(request.key()));
+            statement.setString(3, request.kind() == EntryKind.TEXT ? TEXT : BYTES);
+            if (request.text() != null) {
+                statement.setString(4, request.text());
+            } else {
+                statement.setNull(4, Types.VARCHAR);
+            }
+            if (request.bytes() != null) {
+                streamed = dialect.bindBytes(statement, 5, request.bytes());
+            } else {
+                statement.setNull(5, Types.BINARY);
+            }
+            dialect.bindTime(statement, 6, request.writtenAt());
+            return statement.executeUpdate() > 0;
+        } catch (IOException e) {
+            throw new SQLException("Could not read the spooled value: " + e.getMessage(), e);
+        } finally {
+            clearQuietly(statement);
+            if (streamed != null) {
+                closeQuietly(streamed);
+            }
         }
-        if (request.stream() != null) {
-            // With the length known, pgjdbc sends the stream as it reads it, without a copy of its own.
-            statement.setBinaryStream(5, request.stream(), request.streamLength());
-        } else if (request.bytes() != null) {
-            statement.setBytes(5, request.bytes());
-        } else {
-            statement.setNull(5, Types.BINARY);
+    }
+
+    /** A reused statement (SQLite's writer) would otherwise keep the last value it bound alive. */
+    private static void clearQuietly(PreparedStatement statement) {
+        try {
+            statement.clearParameters();
+        } catch (SQLException e) {
+            // a failed statement (sqlite-jdbc: "statement is not executing"); its own failure is the one thrown
         }
-        dialect.bindTime(statement, 6, request.writtenAt());
-        return statement.executeUpdate() > 0;
+    }
+
+    private static void closeQuietly(InputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // only read from; the spool file is deleted by its owner
+        }
     }
 
     /** The entry in the current row of a query that selected {@link Sql#COLUMNS}. */

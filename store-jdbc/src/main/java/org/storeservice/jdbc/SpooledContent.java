@@ -1,5 +1,6 @@
 package org.storeservice.jdbc;
 
+import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,16 +12,18 @@ import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.StorageException;
 
 /**
- * A caller's content read to its end before a database connection is borrowed: the content may still be
- * arriving from a slow HTTP client, and a pooled connection held meanwhile would starve every other read
- * and write (no statement or socket time-out covers that wait). Up to {@link #MEMORY_BYTES} stay in memory;
- * longer content goes to a temporary file, which {@link #close()} deletes, as does a failed read.
+ * A byte value read to its end on the caller's thread, before it goes to the database: up to {@link #MEMORY_BYTES}
+ * in memory, longer content in a temporary file, which {@link #close()} deletes, as does a failed read. So a write
+ * in flight holds at most 64 KiB of heap until the statement that stores it runs, which opens it again
+ * ({@link #open()}) or reads it whole ({@link #readAll()}).
+ *
+ * <p>Both backends need this. PostgreSQL: the content may still be arriving from a slow client, and a pooled
+ * connection held meanwhile would starve every other read and write. SQLite: group commit needs every value of a
+ * batch complete when the writer runs, and many callers waiting for a batch must not each hold a whole value.
  */
 final class SpooledContent implements Closeable {
-    /** Kept in memory up to this size; small, because slow clients can hold many spools at once. */
+    /** Kept in memory up to this size; small, because slow clients and queued writes can hold many spools at once. */
     static final int MEMORY_BYTES = 64 * 1024;
-    /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
-    static final long MAX_BYTES = (1L << 30) - 1;
     static final String FILE_PREFIX = "store-jdbc-spool-";
 
     private static final Logger log = LoggerFactory.getLogger(SpooledContent.class);
@@ -35,17 +38,25 @@ final class SpooledContent implements Closeable {
         this.length = length;
     }
 
+    /** A value already in memory (text kept as UTF-8 bytes); {@code bytes} is not copied. */
+    static SpooledContent inMemory(byte[] bytes) {
+        return new SpooledContent(bytes, null, bytes.length);
+    }
+
     /**
      * Reads all of {@code content}, spilling to a file in {@code directory} ({@code null}: the system's
      * temporary directory) past {@link #MEMORY_BYTES}.
      *
      * @throws IOException the stream's own failure, unchanged (no file is left behind)
-     * @throws StorageException if it holds more than {@link #MAX_BYTES}
+     * @throws StorageException if it holds more than {@code maxBytes}
      */
-    static SpooledContent read(InputStream content, Path directory) throws IOException {
+    static SpooledContent read(InputStream content, Path directory, long maxBytes) throws IOException {
         byte[] head = content.readNBytes(MEMORY_BYTES + 1);
+        if (head.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
         if (head.length <= MEMORY_BYTES) {
-            return new SpooledContent(head, null, head.length);
+            return inMemory(head);
         }
         Path file = directory == null ? Files.createTempFile(FILE_PREFIX, ".tmp")
                 : Files.createTempFile(directory, FILE_PREFIX, ".tmp");
@@ -55,8 +66,8 @@ final class SpooledContent implements Closeable {
             byte[] buffer = new byte[8192];
             for (int n; (n = content.read(buffer)) >= 0; ) {
                 length += n;
-                if (length > MAX_BYTES) {
-                    throw new StorageException("Content exceeds PostgreSQL's limit of " + MAX_BYTES + " bytes");
+                if (length > maxBytes) {
+                    throw tooLarge(maxBytes);
                 }
                 out.write(buffer, 0, n);
             }
@@ -67,14 +78,23 @@ final class SpooledContent implements Closeable {
         }
     }
 
-    /** The whole content if it stayed in memory, else {@code null} (read it with {@link #openFile()}). */
-    byte[] bytes() {
-        return bytes;
+    private static StorageException tooLarge(long maxBytes) {
+        return new StorageException("Content exceeds this storage's limit of " + maxBytes + " bytes");
     }
 
-    /** The spooled file's content; only when {@link #bytes()} is {@code null}. The caller closes it. */
-    InputStream openFile() throws IOException {
-        return Files.newInputStream(file);
+    /** Whether the value is in memory (no file to open). */
+    boolean inMemory() {
+        return bytes != null;
+    }
+
+    /** The value as a stream; the caller closes it. */
+    InputStream open() throws IOException {
+        return bytes != null ? new ByteArrayInputStream(bytes) : Files.newInputStream(file);
+    }
+
+    /** The whole value in one array of its length: the array kept in memory, or the file read now. */
+    byte[] readAll() throws IOException {
+        return bytes != null ? bytes : Files.readAllBytes(file);
     }
 
     long length() {

@@ -1,5 +1,7 @@
 package org.storeservice.jdbc;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +27,14 @@ final class SqliteDialect implements Dialect {
                         + "written_at INTEGER NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS " + table.sibling(table.table() + "_key_order")
                         + " ON " + table.table() + " (key_order)");
+    }
+
+    @Override
+    public InputStream bindBytes(PreparedStatement statement, int index, SpooledContent value)
+            throws SQLException, IOException {
+        // sqlite-jdbc binds a stream by reading it into a growing buffer; one array of the value's size is less.
+        statement.setBytes(index, value.readAll());
+        return null;
     }
 
     @Override

@@ -8,7 +8,12 @@ import java.util.Objects;
 /**
  * How to open an SQLite storage. Immutable; build one with {@link #builder(Path)} or parse a URI with
  * {@link #fromUri(String)}: {@code sqlite:PATH[?synchronous=FULL|NORMAL][&table=NAME][&maxValueBytes=N]
- * [&busyTimeoutMillis=N]}.
+ * [&busyTimeoutMillis=N][&spoolDirectory=DIR]}.
+ *
+ * <p>Byte content is read to its end before its write is queued for the writer: the first 64 KiB in memory, the
+ * rest to a temporary file ({@code store-jdbc-spool-*.tmp} in {@code spoolDirectory}, by default
+ * {@code java.io.tmpdir}), deleted once the write is answered. The writer reads one such value into memory at a
+ * time, when it binds it to its statement; so values in flight take about (writers x 64 KiB + one value) of heap.
  */
 public final class SqliteStorageConfig {
     /** The URI prefix. */
@@ -16,22 +21,26 @@ public final class SqliteStorageConfig {
 
     /**
      * Default cap on one byte value: 1,000,000,000 bytes, SQLite's own default maximum length of a
-     * string or blob ({@code SQLITE_MAX_LENGTH}). Byte content is read into memory before it is queued,
-     * so this also bounds the heap one write may take; a {@code DefaultStore}'s {@code maxValueBytes}
+     * string or blob ({@code SQLITE_MAX_LENGTH}). The writer reads the value into one array when it stores
+     * it, so this also bounds the heap that takes; a {@code DefaultStore}'s {@code maxValueBytes}
      * (4 MiB by default) applies before it.
      */
     public static final long DEFAULT_MAX_VALUE_BYTES = 1_000_000_000L;
+    /** The largest {@code maxValueBytes}: the largest array the JVM reliably allocates. */
+    public static final long MAX_VALUE_BYTES_LIMIT = Integer.MAX_VALUE - 8;
 
     /** Default wait for a write lock held by another process (for example an operator's tool), 5 s. */
     public static final int DEFAULT_BUSY_TIMEOUT_MILLIS = 5_000;
 
-    private static final List<String> PARAMETERS = List.of("synchronous", "table", "maxValueBytes", "busyTimeoutMillis");
+    private static final List<String> PARAMETERS = List.of("synchronous", "table", "maxValueBytes", "busyTimeoutMillis",
+            "spoolDirectory");
 
     private final Path path;
     private final Synchronous synchronous;
     private final String table;
     private final long maxValueBytes;
     private final int busyTimeoutMillis;
+    private final Path spoolDirectory;
 
     private SqliteStorageConfig(Builder builder) {
         this.path = builder.path;
@@ -39,6 +48,7 @@ public final class SqliteStorageConfig {
         this.table = builder.table;
         this.maxValueBytes = builder.maxValueBytes;
         this.busyTimeoutMillis = builder.busyTimeoutMillis;
+        this.spoolDirectory = builder.spoolDirectory;
     }
 
     public static Builder builder(Path path) {
@@ -63,21 +73,13 @@ public final class SqliteStorageConfig {
         for (String name : query.names()) {
             String value = query.get(name);
             switch (name) {
-                case "synchronous":
-                    builder.synchronous(parseSynchronous(value));
-                    break;
-                case "table":
-                    builder.table(value);
-                    break;
-                case "maxValueBytes":
-                    builder.maxValueBytes(UriQuery.longValue(name, value, 0));
-                    break;
-                case "busyTimeoutMillis":
-                    builder.busyTimeoutMillis(UriQuery.intValue(name, value, 0));
-                    break;
-                default:
-                    throw new IllegalArgumentException("Unknown parameter '" + name + "' in '" + uri + "'; known: "
-                            + PARAMETERS);
+                case "synchronous" -> builder.synchronous(parseSynchronous(value));
+                case "table" -> builder.table(value);
+                case "maxValueBytes" -> builder.maxValueBytes(UriQuery.longValue(name, value, 0));
+                case "busyTimeoutMillis" -> builder.busyTimeoutMillis(UriQuery.intValue(name, value, 0));
+                case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
+                default -> throw new IllegalArgumentException("Unknown parameter '" + name + "' in '" + uri
+                        + "'; known: " + PARAMETERS);
             }
         }
         return builder.build();
@@ -114,6 +116,11 @@ public final class SqliteStorageConfig {
         return busyTimeoutMillis;
     }
 
+    /** Where byte content past 64 KiB waits for the writer; {@code null}: {@code java.io.tmpdir}. */
+    public Path spoolDirectory() {
+        return spoolDirectory;
+    }
+
     @Override
     public String toString() {
         return "SqliteStorageConfig{path=" + path + ", synchronous=" + synchronous + ", table=" + table
@@ -127,6 +134,7 @@ public final class SqliteStorageConfig {
         private String table = TableName.DEFAULT;
         private long maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
         private int busyTimeoutMillis = DEFAULT_BUSY_TIMEOUT_MILLIS;
+        private Path spoolDirectory;
 
         private Builder(Path path) {
             this.path = Objects.requireNonNull(path, "path");
@@ -146,10 +154,9 @@ public final class SqliteStorageConfig {
 
         /** @see #DEFAULT_MAX_VALUE_BYTES */
         public Builder maxValueBytes(long maxValueBytes) {
-            if (maxValueBytes < 0 || maxValueBytes > BoundedContent.MAX_LIMIT) {
-                throw new IllegalArgumentException("maxValueBytes must be 0.." + BoundedContent.MAX_LIMIT
-                        + " (it is buffered in one array, with one byte more to detect longer content): "
-                        + maxValueBytes);
+            if (maxValueBytes < 0 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
+                throw new IllegalArgumentException("maxValueBytes must be 0.." + MAX_VALUE_BYTES_LIMIT
+                        + " (the writer reads a value into one array): " + maxValueBytes);
             }
             this.maxValueBytes = maxValueBytes;
             return this;
@@ -160,6 +167,12 @@ public final class SqliteStorageConfig {
                 throw new IllegalArgumentException("busyTimeoutMillis must not be negative: " + busyTimeoutMillis);
             }
             this.busyTimeoutMillis = busyTimeoutMillis;
+            return this;
+        }
+
+        /** An existing directory for spooled content; {@code null} (the default): {@code java.io.tmpdir}. */
+        public Builder spoolDirectory(Path spoolDirectory) {
+            this.spoolDirectory = spoolDirectory;
             return this;
         }
 

@@ -7,6 +7,10 @@ import org.storeservice.api.storage.StorageProvider;
 
 /** Opens {@code sqlite:PATH[?...]} URIs; see {@link SqliteStorageConfig#fromUri(String)}. */
 public final class SqliteStorageProvider implements StorageProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public SqliteStorageProvider() {
+    }
+
     @Override
     public List<String> uriPrefixes() {
         return List.of(SqliteStorageConfig.URI_PREFIX);

@@ -63,28 +63,23 @@ final class UriQuery {
     }
 
     static int intValue(String name, String value, int min) {
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("Parameter '" + name + "' must be an integer of at least " + min + ": '"
-                + value + "'");
+        return (int) integer(name, value, min, Integer.MAX_VALUE);
     }
 
     static long longValue(String name, String value, long min) {
+        return integer(name, value, min, Long.MAX_VALUE);
+    }
+
+    private static long integer(String name, String value, long min, long max) {
         try {
             long parsed = Long.parseLong(value);
-            if (parsed >= min) {
+            if (parsed >= min && parsed <= max) {
                 return parsed;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("Parameter '" + name + "' must be an integer of at least " + min + ": '"
-                + value + "'");
+        throw new IllegalArgumentException("Parameter '" + name + "' must be an integer from " + min + " to " + max
+                + ": '" + value + "'");
     }
 }

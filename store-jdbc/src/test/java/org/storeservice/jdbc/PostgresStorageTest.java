@@ -112,7 +112,7 @@ class PostgresStorageTest {
         BlockingContent content = new BlockingContent(head, tail, null);
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(
-                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=1000")), spool)) {
+                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=1000&spoolDirectory=" + spool)))) {
             assertTimeoutPreemptively(HANG_GUARD, () -> {
                 Future<Boolean> slow = caller.submit(() -> storage.putBytes("slow", content, OverwritePolicy.REPLACE));
                 content.headRead.await();
@@ -136,8 +136,8 @@ class PostgresStorageTest {
     /** The caller's own stream failure propagates unchanged, nothing is stored, and no spool file is left. */
     @Test
     void aFailingContentStreamStoresNothingAndLeavesNoSpoolFile(@TempDir Path spool) throws Exception {
-        try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(postgres.uri("broken", "")),
-                spool)) {
+        try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(
+                postgres.uri("broken", "spoolDirectory=" + spool)))) {
             storage.putText("k", "previous", OverwritePolicy.REPLACE);
             IOException broken = new IOException("client went away");
             BlockingContent content = new BlockingContent(randomBytes(SpooledContent.MEMORY_BYTES + 1000), null, broken);

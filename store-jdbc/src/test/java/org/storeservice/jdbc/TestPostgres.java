@@ -6,8 +6,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -23,18 +25,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code try (TestPostgres postgres = TestPostgres.connect()) { ... }} there instead. Published in this
  * module's test-jar for store-examples' tests.
  *
- * <p>The server is {@code $STORE_TEST_POSTGRES_URL}, by default {@value #DEFAULT_URL}. When
- * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), an unreachable
- * server fails the tests; otherwise (a developer's machine without PostgreSQL) they are skipped, saying why.
+ * <p>The server is {@code $STORE_TEST_POSTGRES_URL}. Without it the PostgreSQL tests are skipped, and the first
+ * skip prints one line saying how to enable them; nothing probes a server no one named. When
+ * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), a missing or unreachable
+ * server fails the tests instead.
  */
 public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
     static final String URL_VARIABLE = "STORE_TEST_POSTGRES_URL";
     static final String REQUIRED_VARIABLE = "STORE_TEST_POSTGRES_REQUIRED";
-    static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    static final String EXAMPLE_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&password=postgres";
+    /** The skip is said once per test JVM, not once per test class. */
+    private static final AtomicBoolean SKIP_SAID = new AtomicBoolean();
 
     private static final Pattern HOST_PORT = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?(/.*)");
 
-    private final String baseUrl = System.getenv().getOrDefault(URL_VARIABLE, DEFAULT_URL);
+    private final String baseUrl = System.getenv(URL_VARIABLE);
     private final String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private volatile boolean created;
 
@@ -56,13 +61,25 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
 
     /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
     private void createSchema() {
+        boolean required = Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE));
+        if (baseUrl == null) {
+            String message = "PostgreSQL tests skipped: no server named; to run them set " + URL_VARIABLE + "="
+                    + EXAMPLE_URL;
+            if (required) {
+                fail(message + " (" + REQUIRED_VARIABLE + "=true, so this fails rather than skips)");
+            }
+            if (SKIP_SAID.compareAndSet(false, true)) {
+                System.out.println(message);
+            }
+            Assumptions.abort(message);
+        }
         try (Connection connection = open(baseUrl); Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA " + schema);
             created = true;
         } catch (SQLException e) {
             String message = "No PostgreSQL server at " + withoutParameters(baseUrl) + " (" + e.getMessage()
                     + "); set " + URL_VARIABLE + " to one";
-            if (Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE))) {
+            if (required) {
                 fail(message + ". " + REQUIRED_VARIABLE + "=true, so this fails rather than skips.", e);
             }
             Assumptions.abort(message + ", or set " + REQUIRED_VARIABLE + "=true to fail instead of skipping.");
@@ -98,6 +115,12 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
     private String uri(String url, String table, String parameters) {
         String separator = url.contains("?") ? "&" : "?";
         return url + separator + "table=" + schema + "." + table + (parameters.isEmpty() ? "" : "&" + parameters);
+    }
+
+    /** A storage URI for {@code table} in this run's schema with {@code user} and {@code password} instead of the server's. */
+    String uriAs(String user, String password, String table) {
+        String url = UriQuery.parse(baseUrl).rebuiltWithout(List.of("user", "password"));
+        return uri(url, table, "user=" + user + "&password=" + password);
     }
 
     /** The server's host and port, for a proxy to forward to. */

@@ -6,9 +6,9 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.CustomRequestLog;
@@ -133,7 +133,7 @@ public final class StoreServer implements AutoCloseable {
             throw new IllegalStateException("StoreServer can be started once; it is " + state);
         }
         state = State.STARTED;
-        FutureTask<Storage> opening = null;
+        CompletableFuture<Storage> opening = null;
         try {
             if (config.managementPort >= 0) {
                 // First, so that a load balancer sees "not ready" while the storage opens.
@@ -145,8 +145,14 @@ public final class StoreServer implements AutoCloseable {
             if (storage == null) {
                 // Opening a storage (loading a JDBC driver, a native library, a file) and building Jetty's server
                 // are each about a fifth of a start; neither needs the other, so they overlap (BENCHMARKS.md).
-                FutureTask<Storage> task = new FutureTask<>(() -> Storages.open(config.storageUri));
-                Thread opener = new Thread(task, "store-open-storage");
+                CompletableFuture<Storage> task = new CompletableFuture<>();
+                Thread opener = new Thread(() -> {
+                    try {
+                        task.complete(Storages.open(config.storageUri));
+                    } catch (Throwable t) {
+                        task.completeExceptionally(t);
+                    }
+                }, "store-open-storage");
                 opener.setDaemon(true);
                 opener.start();
                 opening = task; // only once it runs: a failure below waits for it
@@ -194,41 +200,30 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /** The opened storage, or what opening it threw. Waits even if interrupted: the opener must not be left behind. */
-    private static Storage await(FutureTask<Storage> opening) throws IOException {
-        boolean interrupted = false;
+    private static Storage await(CompletableFuture<Storage> opening) throws IOException {
         try {
-            while (true) {
-                try {
-                    return opening.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    // Thrown again here, so that its stack shows the caller of start() too, not only the opener.
-                    Throwable cause = e.getCause();
-                    if (cause instanceof IOException) {
-                        throw new IOException(cause.getMessage(), cause);
-                    }
-                    if (cause instanceof IllegalArgumentException) {
-                        throw new IllegalArgumentException(cause.getMessage(), cause);
-                    }
-                    if (cause instanceof RuntimeException) {
-                        throw (RuntimeException) cause;
-                    }
-                    if (cause instanceof Error) {
-                        throw (Error) cause;
-                    }
-                    throw new IOException("Could not open storage: " + cause, cause);
-                }
+            return opening.join(); // waits even if interrupted, and keeps the interrupt
+        } catch (CompletionException e) {
+            // Thrown again here, so that its stack shows the caller of start() too, not only the opener.
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException) {
+                throw new IOException(cause.getMessage(), cause);
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            if (cause instanceof IllegalArgumentException) {
+                throw new IllegalArgumentException(cause.getMessage(), cause);
             }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException("Could not open storage: " + cause, cause);
         }
     }
 
     /** After a failed start: the storage if it opened all the same (to be closed), else null. */
-    private static Storage openedAnyway(FutureTask<Storage> opening) {
+    private static Storage openedAnyway(CompletableFuture<Storage> opening) {
         try {
             return await(opening);
         } catch (IOException | RuntimeException | Error e) {

@@ -7,12 +7,14 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
@@ -39,15 +41,28 @@ import org.storeservice.codec.StoreCodec;
  * initializes it; one {@linkplain #of(StoreCodec) given a codec} checks that the codec's endpoint path is that
  * path, and fails to start otherwise.
  *
- * <p>Every method goes to the codec, which answers ASMX's 405 for those it does not take. The body is read
- * blocking, on the container's request thread, cut off one byte past the codec's request size limit (see
- * {@link ServletRequestBody}). Slow clients are the container's to bound (its connection and idle timeouts,
- * and a minimum data rate where it has one). An unexpected failure of the codec becomes a plain {@code 500}
- * whose body names no internals; the exception goes to the log.
+ * <p>Every method goes to the codec, which answers ASMX's 405 for those it does not take. <b>No thread waits for
+ * a client:</b> the body is read with Servlet async I/O as it arrives, into the codec's
+ * {@link org.storeservice.codec.RequestBodyBuffer} (memory within the codec's budget, then a temporary file),
+ * exactly as the Jetty adapter reads it, and the codec runs on a container thread once the whole body is
+ * there; so a client that trickles its body costs a connection and a little memory, never a thread. This needs
+ * the registration to support async: {@link #register} and the Spring Boot starter say so; a registration of
+ * your own must too ({@code <async-supported>true</async-supported>} in {@code web.xml},
+ * {@code setAsyncSupported(true)} on a {@code ServletRegistration} or Jetty's {@code ServletHolder}). Without
+ * it the same buffer is filled from the blocking stream, holding the container's thread while the client sends.
+ * A body that stalls is bounded by the container's idle timeout and answered {@code 408}; one over the codec's
+ * size limit is read and dropped up to twice the limit, so the client gets the fault. An unexpected failure of the codec becomes a plain
+ * {@code 500} whose body names no internals; the exception goes to the log.
  */
 public final class StoreServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(StoreServlet.class);
+    /**
+     * No async timeout: it would bound the whole exchange, cutting off a large body on a slow but working link.
+     * A body that stalls is bounded by the container's idle timeout instead (Tomcat's {@code connectionTimeout},
+     * Jetty's {@code idleTimeout}), which both report to the read listener as a failure: answered {@code 408}.
+     */
+    static final long ASYNC_TIMEOUT_MILLIS = 0;
     private static final byte[] INTERNAL_ERROR_BODY = "Internal Server Error".getBytes(StandardCharsets.UTF_8);
 
     /** Set when built from a store: what the codec is built from at {@link #init()}. */
@@ -56,6 +71,8 @@ public final class StoreServlet extends HttpServlet {
     private final transient CodecLimits limits;
     /** Set when given a codec: served as it is. */
     private final transient StoreCodec givenCodec;
+    /** Whether the container was found calling without async support, which has been logged once. */
+    private final AtomicBoolean warnedBlocking = new AtomicBoolean();
     /** The codec served, from {@link #init()} on. */
     private transient volatile StoreCodec codec;
 
@@ -82,8 +99,8 @@ public final class StoreServlet extends HttpServlet {
 
     /**
      * Registers {@code servlet} in {@code context} under the name {@code "store"}, mapped to {@code endpointPath}
-     * (within the context, e.g. {@code /API/Store.asmx}) and everything below it, and started with the
-     * context so that a misconfiguration shows at start-up. Call it while the context is being initialized
+     * (within the context, e.g. {@code /API/Store.asmx}) and everything below it, supporting async (bodies are
+     * read with async I/O), and started with the context so that a misconfiguration shows at start-up. Call it while the context is being initialized
      * (a {@code ServletContainerInitializer} or {@code ServletContextListener}).
      *
      * @throws IllegalStateException if a servlet named {@code "store"} is registered already
@@ -96,6 +113,7 @@ public final class StoreServlet extends HttpServlet {
         }
         registration.addMapping(mapping(endpointPath));
         registration.setLoadOnStartup(1);
+        registration.setAsyncSupported(true); // bodies are read with async I/O
         return registration;
     }
 
@@ -148,37 +166,35 @@ public final class StoreServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        StoreCodec served = codec;
-        ServletRequestBody body = ServletRequestBody.of(request, served.limits().maxRequestBytes());
-        CodecResponse answer;
+        if (!request.isAsyncSupported() && warnedBlocking.compareAndSet(false, true)) {
+            log.warn("Servlet {} is called without async support (its registration, or a filter before it):"
+                    + " each request body is read blocking, holding a container thread while the client sends;"
+                    + " set asyncSupported", getServletName());
+        }
+        new BodyExchange(codec, request, response).start(ASYNC_TIMEOUT_MILLIS);
+    }
+
+    /** The codec's answer to a request whose whole body is {@code body}; {@code null} after an unexpected failure (logged). */
+    static CodecResponse answer(StoreCodec served, HttpServletRequest request, InputStream body) {
         try {
-            answer = served.handle(toCodecRequest(served, request, body));
+            return served.handle(toCodecRequest(served, request, body));
         } catch (RuntimeException | StackOverflowError e) {
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
             // Error a hostile document could provoke in a parser; other Errors are left to the container.
             log.error("Unexpected failure answering {} {}", request.getMethod(), request.getRequestURI(), e);
-            answer = null;
-        }
-        if (!body.discardUnread()) {
-            // Cut off (or failed) with the client still sending: this connection cannot carry another request.
-            response.setHeader("Connection", "close");
-        }
-        if (answer == null) {
-            writePlain(500, INTERNAL_ERROR_BODY, response);
-        } else {
-            write(answer, response);
+            return null;
         }
     }
 
-    private static CodecRequest toCodecRequest(StoreCodec codec, HttpServletRequest request, ServletRequestBody body) {
+    private static CodecRequest toCodecRequest(StoreCodec codec, HttpServletRequest request, InputStream body) {
         // The container matched the mapping; the codec sees the endpoint path it serves plus the decoded path info.
         String pathInfo = request.getPathInfo();
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(),
                         pathInfo == null ? codec.endpointPath() : codec.endpointPath() + pathInfo)
                 .rawQuery(request.getQueryString())
                 .scheme(request.getScheme())
-                .body(body.stream());
+                .body(body);
         for (String name : Collections.list(request.getHeaderNames())) {
             for (String value : Collections.list(request.getHeaders(name))) {
                 builder.header(name, value);
@@ -192,7 +208,12 @@ public final class StoreServlet extends HttpServlet {
         return builder.build();
     }
 
-    private static void write(CodecResponse answer, HttpServletResponse response) throws IOException {
+    /** Writes the codec's answer, or a plain 500 if there is none. */
+    static void write(CodecResponse answer, HttpServletResponse response) throws IOException {
+        if (answer == null) {
+            writeInternalError(response);
+            return;
+        }
         response.setStatus(answer.status());
         for (Map.Entry<String, String> header : answer.headers()) {
             // The length is ours to set, from the bytes actually sent.
@@ -205,7 +226,11 @@ public final class StoreServlet extends HttpServlet {
         response.getOutputStream().write(bytes);
     }
 
-    private static void writePlain(int status, byte[] text, HttpServletResponse response) throws IOException {
+    static void writeInternalError(HttpServletResponse response) throws IOException {
+        writePlain(500, INTERNAL_ERROR_BODY, response);
+    }
+
+    static void writePlain(int status, byte[] text, HttpServletResponse response) throws IOException {
         response.setStatus(status);
         response.setContentType("text/plain; charset=utf-8");
         response.setContentLength(text.length);

@@ -39,6 +39,7 @@ class JettyEe10WireTest extends EndpointWireTest {
         ServletContextHandler context = new ServletContextHandler("/store");
         ServletHolder holder = new ServletHolder(StoreServlet.of(codec));
         holder.setInitOrder(1);
+        holder.setAsyncSupported(true); // not the default in Jetty: see StoreServlet
         context.addServlet(holder, "/legacy/Store.asmx/*");
         jetty.setHandler(context);
         jetty.start();

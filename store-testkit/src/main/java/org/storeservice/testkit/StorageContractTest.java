@@ -52,6 +52,10 @@ public abstract class StorageContractTest {
     /** The storage under test, opened by {@link #openStorage()} before each test. */
     protected Storage storage;
 
+    /** For subclasses. */
+    protected StorageContractTest() {
+    }
+
     /** A new, empty storage for one test. Called once per test, before it runs. */
     protected abstract Storage openStorage() throws Exception;
 

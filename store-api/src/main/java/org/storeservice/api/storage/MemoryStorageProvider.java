@@ -4,6 +4,10 @@ import java.util.List;
 
 /** Opens a fresh {@link MemoryStorage} for the URI {@code memory:} (anything after the colon is ignored). */
 public final class MemoryStorageProvider implements StorageProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public MemoryStorageProvider() {
+    }
+
     @Override
     public List<String> uriPrefixes() {
         return List.of("memory:");

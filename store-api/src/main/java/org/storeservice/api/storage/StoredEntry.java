@@ -85,11 +85,7 @@ public final class StoredEntry {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof StoredEntry)) {
-            return false;
-        }
-        StoredEntry other = (StoredEntry) o;
-        return key.equals(other.key) && kind == other.kind
+        return o instanceof StoredEntry other && key.equals(other.key) && kind == other.kind
                 && Objects.equals(text, other.text) && Arrays.equals(bytes, other.bytes);
     }
 

@@ -37,11 +37,7 @@ class MemoryStorageTest {
         assertTrue(storage.get("absent").isEmpty());
     }
 
-    /**
-     * Read whole in an 8 KiB array, then through a reused 256 KiB buffer into reused chunks: every size around
-     * their edges and around a half-chunk last part (in a chunk, or in an array), larger and smaller after each
-     * other (a reused buffer or chunk still holds the last value's bytes), from a stream that gives little per read.
-     */
+    /** Every size around the old chunk edges, larger and smaller after each other, from a stream that gives little per read. */
     @Test
     void storesByteContentOfEverySizeExactly() throws IOException {
         Random random = new Random(3);
@@ -69,7 +65,7 @@ class MemoryStorageTest {
         }
     }
 
-    /** Writers in parallel share the spare chunks; each gets back exactly its own value. */
+    /** Writers in parallel each get back exactly their own value. */
     @Test
     void concurrentLargeWritesKeepTheirOwnBytes() throws Exception {
         int writers = 8;
@@ -98,64 +94,30 @@ class MemoryStorageTest {
         }
     }
 
-    /**
-     * A replaced large value gives its chunks to the spares, for the next large writes: its last part too if it
-     * took a chunk (at least half a chunk), not if it was copied into an array of its size. The read buffer goes
-     * back to its own spares after every write over 8 KiB.
-     */
+    /** A large value replaced by text reads back as the text. */
     @Test
-    void aReplacedLargeValueGivesItsChunksBack() throws IOException {
-        int chunk = MemoryStorage.CHUNK_BYTES;
-        int[][] lastBytesAndChunksOwned = {{0, 3}, {100, 3}, {chunk / 2 - 1, 3}, {chunk / 2, 4}, {chunk - 1, 4}};
-        for (int[] row : lastBytesAndChunksOwned) {
-            MemoryStorage fresh = new MemoryStorage();
-            byte[] value = new byte[8192 + 3 * chunk + row[0]];
-            Arrays.fill(value, (byte) 7);
-            fresh.putBytes("k", new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
-            assertEquals(0, fresh.spareChunkCount(), "the value owns every chunk it took");
-            assertEquals(1, fresh.spareReadBufferCount(), "the read buffer is back");
-            assertArrayEquals(value, fresh.get("k").orElseThrow().bytes(), "last part of " + row[0]);
+    void aLargeValueReplacedByTextReadsBackAsText() throws IOException {
+        byte[] value = new byte[3 << 20];
+        Arrays.fill(value, (byte) 7);
+        storage.putBytes("k", new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
+        assertArrayEquals(value, storage.get("k").orElseThrow().bytes());
 
-            fresh.putText("k", "small", OverwritePolicy.REPLACE);
+        storage.putText("k", "small", OverwritePolicy.REPLACE);
 
-            assertEquals(row[1], fresh.spareChunkCount(), "last part of " + row[0]);
-            assertEquals("small", fresh.get("k").orElseThrow().text());
-        }
+        assertEquals("small", storage.get("k").orElseThrow().text());
     }
 
-    /**
-     * A value of 8 KiB up to 264 KiB (8 KiB + one chunk) is read through the pooled buffer into one array: it takes
-     * no chunk. At 264 KiB it takes one.
-     */
+    /** A large value that is not stored (REJECT lost, or its content failed part way) leaves the map as it was. */
     @Test
-    void aValueBelow264KiBTakesNoChunk() throws IOException {
-        int chunk = MemoryStorage.CHUNK_BYTES;
-        for (int size : new int[] {8192, 8193, 8192 + chunk - 1}) {
-            byte[] value = new byte[size];
-            Arrays.fill(value, (byte) 9);
-            storage.putBytes("k" + size, new ByteArrayInputStream(value), OverwritePolicy.REPLACE);
-            assertArrayEquals(value, storage.get("k" + size).orElseThrow().bytes(), "size " + size);
-        }
-        assertEquals(0, storage.spareChunkCount());
-        assertEquals(1, storage.spareReadBufferCount(), "one buffer, reused by each write");
-
-        storage.putBytes("edge", new ByteArrayInputStream(new byte[8192 + chunk]), OverwritePolicy.REPLACE);
-        storage.putText("edge", "replaced", OverwritePolicy.REPLACE);
-        assertEquals(1, storage.spareChunkCount(), "the 264 KiB value's one chunk, given back");
-    }
-
-    /** A large value that is not stored (REJECT lost, or its content failed part way) gives its chunks back. */
-    @Test
-    void aLargeValueNotStoredGivesItsChunksBack() throws IOException {
-        int chunk = MemoryStorage.CHUNK_BYTES;
+    void aLargeValueNotStoredLeavesTheMapAsItWas() throws IOException {
+        int chunk = 256 * 1024;
         storage.putText("taken", "first", OverwritePolicy.REPLACE);
 
         assertFalse(storage.putBytes("taken", new ByteArrayInputStream(new byte[8192 + 2 * chunk]), OverwritePolicy.REJECT));
-        assertEquals(0, storage.spareChunkCount(), "REJECT answered before reading the content");
+        assertEquals("first", storage.get("taken").orElseThrow().text());
 
         MemoryStorage racing = new MemoryStorage(); // the content is read before put() finds the key taken
         racing.putBytes("k", new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]), OverwritePolicy.REJECT);
-        int sparesBefore = racing.spareChunkCount();
         InputStream readThenTaken = new ByteArrayInputStream(new byte[8192 + 2 * chunk + chunk / 2]);
         assertFalse(racing.putBytes("k2", new BulkStream() {
             @Override
@@ -167,7 +129,6 @@ class MemoryStorageTest {
                 return n;
             }
         }, OverwritePolicy.REJECT));
-        assertEquals(sparesBefore + 3, racing.spareChunkCount(), "the loser's three chunks are back");
         assertEquals("taken while the content was read", racing.get("k2").orElseThrow().text());
 
         InputStream failsAfterTwoChunks = new BulkStream() {
@@ -183,15 +144,13 @@ class MemoryStorageTest {
                 return n;
             }
         };
-        int spares = racing.spareChunkCount();
         assertThrows(IOException.class, () -> racing.putBytes("k3", failsAfterTwoChunks, OverwritePolicy.REPLACE));
         assertTrue(racing.get("k3").isEmpty());
-        assertEquals(spares, racing.spareChunkCount(), "the chunks read into are back (the spares gave them)");
     }
 
     /**
-     * Readers copying large values out while writers replace them: a chunk goes back to the spares only once
-     * nobody reads it, so every value read is one value whole (each is one byte repeated, its size telling which).
+     * Readers copying large values out while writers replace them: every value read is one value whole (each is one
+     * byte repeated, its size telling which).
      */
     @Test
     void largeValuesReadWhileReplacedAreNeverMixed() throws Exception {
@@ -235,7 +194,7 @@ class MemoryStorageTest {
         }
     }
 
-    /** The entry owns the array it was stored from, and still hands out copies only. */
+    /** The entry owns the array it was read into, and still hands out copies only. */
     @Test
     void storedBytesStayImmutable() throws IOException {
         storage.putBytes("k", new ByteArrayInputStream(new byte[] {1, 2, 3}), OverwritePolicy.REPLACE);
@@ -297,14 +256,14 @@ class MemoryStorageTest {
     }
 
     /**
-     * A large write that was reading when the storage closed stores nothing and leaves nothing behind, whether its
-     * content then ends (the put is refused) or fails (the chunks read into are dropped, not kept).
+     * A large write that was reading when the storage closed stores nothing, whether its content then ends (the put
+     * is refused) or fails (the read's own exception).
      */
     @Test
-    void aLargeWriteClosedUnderKeepsNothing() throws IOException {
+    void aLargeWriteClosedUnderStoresNothing() throws IOException {
         for (boolean failsAfterClose : new boolean[] {false, true}) {
             MemoryStorage closing = new MemoryStorage();
-            int chunk = MemoryStorage.CHUNK_BYTES;
+            int chunk = 256 * 1024;
             InputStream closesHalfWay = new BulkStream() {
                 private int left = 8192 + 3 * chunk;
 
@@ -329,8 +288,7 @@ class MemoryStorageTest {
             IOException thrown = assertThrows(IOException.class,
                     () -> closing.putBytes("k", closesHalfWay, OverwritePolicy.REPLACE));
             assertEquals(expected, thrown.getClass());
-            assertEquals(0, closing.spareChunkCount(), "fails after close: " + failsAfterClose);
-            assertEquals(0, closing.spareReadBufferCount(), "fails after close: " + failsAfterClose);
+            assertThrows(StorageException.class, () -> closing.get("k"), "closed, with nothing to read");
         }
     }
 

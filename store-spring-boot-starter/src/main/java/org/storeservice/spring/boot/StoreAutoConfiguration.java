@@ -73,6 +73,7 @@ public class StoreAutoConfiguration {
         registration.setName("store");
         // Started with the server, so that a misconfiguration stops the application rather than the first request.
         registration.setLoadOnStartup(1);
+        registration.setAsyncSupported(true); // the servlet reads bodies with async I/O
         return registration;
     }
 

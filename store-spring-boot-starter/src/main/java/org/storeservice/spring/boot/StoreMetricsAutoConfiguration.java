@@ -25,6 +25,7 @@ public class StoreMetricsAutoConfiguration {
         FilterRegistrationBean<StoreRequestTimer> filter =
                 new FilterRegistrationBean<>(new StoreRequestTimer(registry), servlet);
         filter.setName("storeRequestTimer");
+        filter.setAsyncSupported(true); // the servlet answers asynchronously; the timer records at completion
         return filter;
     }
 }

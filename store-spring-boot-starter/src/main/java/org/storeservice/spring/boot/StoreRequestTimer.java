@@ -3,6 +3,8 @@ package org.storeservice.spring.boot;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.http.Outcome;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -14,6 +16,8 @@ import java.io.IOException;
  * Times every request to the Store servlet as {@value #METRIC}, tagged with the HTTP status and its
  * {@code outcome} class. ASMX answers a client's bad SOAP request with a 500 fault, so SERVER_ERROR counts
  * those as well as the server's own failures; which operation and binding a request used is not known here.
+ * A request the servlet answers asynchronously (it reads bodies with async I/O) is recorded when it completes,
+ * so this filter must be registered with async support (Spring Boot's default).
  */
 public class StoreRequestTimer extends HttpFilter {
     private static final long serialVersionUID = 1L;
@@ -33,12 +37,38 @@ public class StoreRequestTimer extends HttpFilter {
         try {
             chain.doFilter(request, response);
         } finally {
-            int status = response.getStatus();
-            sample.stop(Timer.builder(METRIC)
-                    .description("Requests to the Store endpoint")
-                    .tag("status", Integer.toString(status))
-                    .tag("outcome", Outcome.forStatus(status).name())
-                    .register(registry));
+            if (request.isAsyncStarted()) {
+                // The servlet reads the body with async I/O: the answer is written after this returns.
+                request.getAsyncContext().addListener(new AsyncListener() {
+                    @Override
+                    public void onComplete(AsyncEvent event) {
+                        record(sample, response);
+                    }
+
+                    @Override
+                    public void onTimeout(AsyncEvent event) {
+                    }
+
+                    @Override
+                    public void onError(AsyncEvent event) {
+                    }
+
+                    @Override
+                    public void onStartAsync(AsyncEvent event) {
+                    }
+                });
+            } else {
+                record(sample, response);
+            }
         }
+    }
+
+    private void record(Timer.Sample sample, HttpServletResponse response) {
+        int status = response.getStatus();
+        sample.stop(Timer.builder(METRIC)
+                .description("Requests to the Store endpoint")
+                .tag("status", Integer.toString(status))
+                .tag("outcome", Outcome.forStatus(status).name())
+                .register(registry));
     }
 }

@@ -48,6 +48,10 @@ public abstract class EndpointWireTest {
     /** The request size limit the host under test must be configured with: 64 KiB. */
     public static final long MAX_REQUEST_BYTES = 64 * 1024;
 
+    /** For subclasses, which start the host under test. */
+    protected EndpointWireTest() {
+    }
+
     private static final String NS = "http://tempuri.org/";
     private static final String SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
     private static final String SOAP12 = "http://www.w3.org/2003/05/soap-envelope";
