@@ -4,6 +4,11 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
+import org.storeservice.codec.http.HttpEndpoint;
+import org.storeservice.codec.metadata.MetadataPages;
+import org.storeservice.codec.soap.SoapEndpoint;
+import org.storeservice.codec.wire.ErrorPages;
+import org.storeservice.codec.wire.XmlReaders;
 
 /**
  * The service on the wire: turns one HTTP request at the endpoint (SOAP 1.1, SOAP 1.2, HTTP GET,

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.storeservice.codec.wire.XmlReaders;
 
 /**
  * What {@code <content>} accepts and rejects, on both paths (streamed: key first; spooled: content first). The
@@ -31,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * sections are text, comments and processing instructions are ignored (even inside a unit), an element is an
  * error. {@link #sameAsWoodstoxReadElementAsBinary} keeps Woodstox as the oracle over generated inputs.
  */
-class Base64ContentTest {
+public class Base64ContentTest {
     private static final String BASE64_FAULT = "Server was unable to read request. ---&gt; The content is not valid base64";
 
     /** {@code content}, expected bytes in hex or null for a base64 fault. */

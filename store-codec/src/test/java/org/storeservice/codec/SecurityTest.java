@@ -8,13 +8,13 @@ import static org.storeservice.codec.Fixture.PATH;
 import static org.storeservice.codec.Fixture.SOAP11;
 
 import java.io.InputStream;
-import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hostile requests: each rejected with the right error, after reading little, and nothing stored. */
-class SecurityTest {
+public class SecurityTest {
     private static final String XXE_PREFIX = "<?xml version=\"1.0\"?>\n<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n";
 
     private final Fixture fixture = new Fixture();

@@ -1,0 +1,69 @@
+package org.storeservice.codec.content.fast;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.stream.Location;
+
+/**
+ * A run of chars cut out of the document before it was parsed (see {@link ContentFastPath}): turns the parser's
+ * locations in the shortened document into those of the document as sent, so errors name the same line and
+ * position as if the run had been parsed. Locations before the cut are unchanged.
+ */
+public final class ElidedRun {
+    /** Where Woodstox's UTF-8 decoder says malformed input is: counted in the stream it decoded. */
+    private static final Pattern DECODER_POSITION = Pattern.compile("at char #(\\d+), byte #(\\d+)\\)");
+
+    /** Where the run was, in the shortened document: char offset, line, column. */
+    private final long charOffset;
+    private final int line;
+    private final int column;
+    private final long chars;
+    private final int lineBreaks;
+    private final long charsAfterLastLineBreak;
+
+    ElidedRun(long charOffset, int line, int column, long chars, int lineBreaks, long charsAfterLastLineBreak) {
+        this.charOffset = charOffset;
+        this.line = line;
+        this.column = column;
+        this.chars = chars;
+        this.lineBreaks = lineBreaks;
+        this.charsAfterLastLineBreak = charsAfterLastLineBreak;
+    }
+
+    /**
+     * Whether {@code at} is after the run in the document as sent. The char just before the cut counts too: at
+     * the end of the input the parser names the last char it read, which is the run's last char as sent.
+     */
+    private boolean moves(Location at) {
+        return at.getCharacterOffset() >= charOffset - 1 && chars > 0;
+    }
+
+    /** The line in the document as sent. */
+    int line(Location at) {
+        return moves(at) ? at.getLineNumber() + lineBreaks : at.getLineNumber();
+    }
+
+    /** The column in the document as sent. */
+    int column(Location at) {
+        if (!moves(at) || at.getLineNumber() != line) {
+            return at.getColumnNumber();
+        }
+        long column = lineBreaks == 0 ? at.getColumnNumber() + chars
+                : at.getColumnNumber() - this.column + charsAfterLastLineBreak + 1;
+        return (int) column; // as the parser's own int column would be
+    }
+
+    /**
+     * A parser message in terms of the body as sent: the UTF-8 decoder names malformed input by char and byte
+     * number in the stream it decoded, which lacks the run. Everything it decodes is after the cut (the bytes
+     * before it were decoded whole by the first parser), and the run is ASCII, so both move by its length.
+     */
+    String message(String message) {
+        Matcher position = DECODER_POSITION.matcher(message);
+        if (chars == 0 || !position.find()) {
+            return message;
+        }
+        return message.substring(0, position.start()) + "at char #" + (Long.parseLong(position.group(1)) + chars)
+                + ", byte #" + (Long.parseLong(position.group(2)) + chars) + ")" + message.substring(position.end());
+    }
+}
