@@ -1,7 +1,5 @@
 package org.storeservice.codec.content;
 
-import java.util.Arrays;
-
 /**
  * Decodes base64 handed over as char segments (the parser's text events, no String), carrying a partial
  * 4-character unit from one segment to the next. Table-driven, whole units at a time where it can.
@@ -14,19 +12,10 @@ import java.util.Arrays;
  * <p>Not thread-safe: one per request.
  */
 public final class Base64Segments {
-    private static final int INVALID = -1;
-    private static final int PADDING = -2;
-    /** Sextet of each ASCII char, {@link #INVALID} or {@link #PADDING}; non-ASCII chars are invalid. */
-    private static final int[] SEXTETS = new int[128];
-
-    static {
-        Arrays.fill(SEXTETS, INVALID);
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (int i = 0; i < alphabet.length(); i++) {
-            SEXTETS[alphabet.charAt(i)] = i;
-        }
-        SEXTETS['='] = PADDING;
-    }
+    private static final int INVALID = Base64Alphabet.INVALID;
+    private static final int PADDING = Base64Alphabet.PADDING;
+    /** Sextet of each char below 256, {@link #INVALID} or {@link #PADDING}; non-ASCII chars are invalid. */
+    private static final int[] SEXTETS = Base64Alphabet.sextets();
 
     /** Chars of the unit read so far (0 to 3), or {@link #AFTER_ONE_PAD} after "xx=". */
     private int unitChars;

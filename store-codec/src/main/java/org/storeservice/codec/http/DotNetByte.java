@@ -5,7 +5,7 @@ package org.storeservice.codec.http;
  * typeof(byte))}, i.e. {@code Byte.Parse(s, NumberStyles.Integer, invariant)} — decimal digits, leading
  * and trailing white space, one leading sign, trailing NULs, range 0 to 255.
  */
-public final class DotNetByte {
+final class DotNetByte {
     private static final String BAD_FORMAT = "Input string was not in a correct format.";
     private static final String BYTE_OVERFLOW = "Value was either too large or too small for an unsigned byte.";
     private static final String INT32_OVERFLOW = "Value was either too large or too small for an Int32.";

@@ -6,5 +6,5 @@ import org.storeservice.codec.wire.Operation;
  * A decoded HTTP GET or POST call. HTTP cannot express {@code null}, so {@code key} and {@code value} are
  * never null once decoded; {@code value} is unused by WriteBytes and {@code content} by WriteString.
  */
-public record HttpCall(Operation operation, String key, String value, byte[] content) {
+record HttpCall(Operation operation, String key, String value, byte[] content) {
 }

@@ -13,7 +13,7 @@ import org.storeservice.codec.wire.TextEscaping;
  * an indented XmlSerializer document {@code <Status xmlns="N">}, built once per codec, and errors as
  * 500 text/plain, HTML-encoded, in ASP.NET's remote form (never a stack trace). Thread-safe.
  */
-public final class HttpEncoder {
+final class HttpEncoder {
     private final Map<Status, CodecResponse> successes = new EnumMap<>(Status.class);
 
     public HttpEncoder(String namespace) {

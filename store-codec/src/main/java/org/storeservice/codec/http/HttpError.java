@@ -4,7 +4,7 @@ package org.storeservice.codec.http;
  * An error of the HTTP GET/POST bindings: the text ASMX's remote error form gives (exception messages
  * joined by {@code " ---> "}), not yet HTML-encoded; {@link HttpEncoder#error} writes it as a 500.
  */
-public final class HttpError extends Exception {
+final class HttpError extends Exception {
     private static final long serialVersionUID = 1L;
 
     public HttpError(String text) {

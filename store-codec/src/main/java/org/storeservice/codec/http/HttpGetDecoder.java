@@ -7,7 +7,7 @@ import org.storeservice.codec.wire.Operation;
  * Decodes an HTTP GET call ({@code GET /API/Store.asmx/WriteString?key=k&value=v}): parameters come only
  * from the query string, URL-decoded as UTF-8. Thread-safe.
  */
-public final class HttpGetDecoder {
+final class HttpGetDecoder {
     private final HttpParameterReader parameters;
 
     public HttpGetDecoder(HttpParameterReader parameters) {

@@ -15,7 +15,7 @@ import org.storeservice.codec.wire.UrlDecoding;
  * ignored, {@code content} values each converted to one byte. {@code content} is converted while reading,
  * so a large form never holds one string per byte. Thread-safe.
  */
-public final class HttpParameterReader {
+final class HttpParameterReader {
     private final int maxParameterNames;
 
     public HttpParameterReader(CodecLimits limits) {

@@ -13,7 +13,7 @@ import org.storeservice.codec.wire.RequestTooLargeException;
  * Decodes an HTTP POST call: parameters come only from an {@code application/x-www-form-urlencoded} body
  * (the query string is ignored, as in ASMX), in the Content-Type's charset or UTF-8. Thread-safe.
  */
-public final class HttpPostDecoder {
+final class HttpPostDecoder {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final HttpParameterReader parameters;

@@ -8,7 +8,7 @@ import java.util.Map;
  * ASMX). Same writer settings as the WSDL: UTF-8 without BOM, two-space indentation, CRLF, no final
  * line end. Immutable.
  */
-public final class DiscoDocument {
+final class DiscoDocument {
     private static final String TEMPLATE = """
             <?xml version="1.0" encoding="utf-8"?>
             <discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">

@@ -17,7 +17,7 @@ import org.storeservice.codec.wire.Operation;
  *
  * <p>Templates are built once; only the address and host (from the request) are filled per page. Immutable.
  */
-public final class HelpPages {
+final class HelpPages {
     static final String SERVICE_NAME = "Store";
 
     private static final String PAGE_START = """

@@ -10,7 +10,7 @@ import java.util.function.Function;
  * are kept and any further origin is rendered per request and not stored: the Host header is the
  * client's to choose, so the cache must not grow with it. Thread-safe.
  */
-public final class MetadataCache {
+final class MetadataCache {
     private final int capacity;
     private final Map<String, byte[]> bodies = new ConcurrentHashMap<>();
 

@@ -13,7 +13,7 @@ import org.storeservice.codec.CodecRequest;
  * @param authority host and non-default port, percent-encoded: {@code localhost:8080}
  * @param host      the host alone, as {@code Uri.Host} (IPv6 literals keep their brackets)
  */
-public record MetadataOrigin(String scheme, String authority, String host) {
+record MetadataOrigin(String scheme, String authority, String host) {
     private static final String FALLBACK_HOST = "localhost";
 
     static MetadataOrigin of(CodecRequest request) {

@@ -13,7 +13,7 @@ import org.storeservice.codec.wire.UrlDecoding;
  * names and values are URL-decoded leniently ({@code '+'} is a space, a bad escape stays as it is), and a
  * repeated name yields its values joined by commas. Immutable.
  */
-public final class MetadataQuery {
+final class MetadataQuery {
     private final Map<String, List<String>> named = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final List<String> bare = new ArrayList<>();
 

@@ -8,7 +8,7 @@ import java.util.Map;
  * A text with {@code {{name}}} placeholders, split once so that filling it is plain concatenation.
  * Placeholders are found in the template text only, never in substituted values. Immutable.
  */
-public final class MetadataTemplate {
+final class MetadataTemplate {
     private final List<String> literals; // one more than names
     private final List<String> names;
 

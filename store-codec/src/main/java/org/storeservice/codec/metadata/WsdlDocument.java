@@ -11,7 +11,7 @@ import org.storeservice.codec.wire.Operation;
  *
  * <p>The namespace is bound once, in the constructor; {@link #render} only inserts the address. Immutable.
  */
-public final class WsdlDocument {
+final class WsdlDocument {
     private static final String TEMPLATE = """
             <?xml version="1.0" encoding="utf-8"?>
             <wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{tns}}" xmlns:s1="{{abstractTypes}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" targetNamespace="{{tns}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">

@@ -1,7 +1,7 @@
 package org.storeservice.codec.soap;
 
 /** A SOAP fault code, named as in SOAP 1.1; {@link SoapVersion#codeName} gives each version's name. */
-public enum FaultCode {
+enum FaultCode {
     CLIENT,
     SERVER,
     MUST_UNDERSTAND,

@@ -28,7 +28,7 @@ import org.storeservice.codec.wire.RequestTooLargeException;
  *
  * <p>Not thread-safe: one per request. {@link #close()} releases the parser and any spool.
  */
-public final class SoapCall implements AutoCloseable {
+final class SoapCall implements AutoCloseable {
     private static final String MISSING_ACTION =
             "Unable to handle request without a valid action parameter. Please supply a valid soap action.";
 

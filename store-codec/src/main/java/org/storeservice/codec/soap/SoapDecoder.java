@@ -19,7 +19,7 @@ import org.storeservice.codec.wire.XmlReaders;
  * versions because a request's version is only known once its envelope is read (a 1.2 envelope may come
  * as {@code text/xml}). Thread-safe; built once per codec.
  */
-public final class SoapDecoder {
+final class SoapDecoder {
     private final XmlReaders xmlReaders;
     private final String namespace;
     private final CodecLimits limits;

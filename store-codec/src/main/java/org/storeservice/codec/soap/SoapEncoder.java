@@ -13,7 +13,7 @@ import org.storeservice.codec.wire.TextEscaping;
  * no indentation, the {@code soap} prefix for both versions, xmlns order soap/xsi/xsd. The eight possible
  * success responses (2 operations x 2 statuses x 2 versions) are built once per codec. Thread-safe.
  */
-public final class SoapEncoder {
+final class SoapEncoder {
     private static final String XSI_XSD = " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
             + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
     private static final String UPGRADE_HEADER = "<soap:Header><soap12:Upgrade xmlns:soap12=\""

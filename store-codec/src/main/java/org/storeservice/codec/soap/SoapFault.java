@@ -8,7 +8,7 @@ import org.storeservice.codec.wire.RequestTooLargeException;
  * {@code " ---> "}, never a stack trace), HTTP status and the version whose shape to answer in.
  * Thrown through the decoder; {@link SoapEncoder#fault} writes it.
  */
-public final class SoapFault extends Exception {
+final class SoapFault extends Exception {
     private static final long serialVersionUID = 1L;
 
     static final String UNABLE_TO_READ = "Server was unable to read request. ---> ";

@@ -1,7 +1,7 @@
 package org.storeservice.codec.soap;
 
 /** SOAP 1.1 or 1.2: the envelope namespace, the response media type and the fault code names. */
-public enum SoapVersion {
+enum SoapVersion {
     SOAP_11("http://schemas.xmlsoap.org/soap/envelope/", "text/xml", "Client", "Server"),
     SOAP_12("http://www.w3.org/2003/05/soap-envelope", "application/soap+xml", "Sender", "Receiver");
 

@@ -3,11 +3,16 @@ package org.storeservice.codec.wire;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
 
 /**
- * The raw request body, counted: reading past the request size limit throws
- * {@link RequestTooLargeException}, so a huge body is cut off after limit + 1 bytes, not read to its end.
+ * The raw request body, counted: the one place the request size limit ({@link CodecLimits#maxRequestBytes()}) is
+ * enforced while reading, for every binding. A declared Content-Length over the limit fails at once; otherwise
+ * each read asks the server's stream for at most the bytes left up to limit + 1, and the read that crosses the
+ * limit throws {@link RequestTooLargeException}, as does every read after it. So the codec never reads more than
+ * limit + 1 bytes of a body, whatever its framing (chunked, or no length at all) and however its parser buffers:
+ * a server adapter needs no limit of its own.
  */
 public final class RequestBody extends FilterInputStream {
     private final long limit;
@@ -48,6 +53,7 @@ public final class RequestBody extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
+        checkNotExceeded();
         int b = super.read();
         if (b >= 0) {
             counted(1);
@@ -57,7 +63,13 @@ public final class RequestBody extends FilterInputStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-        int n = super.read(buffer, offset, length);
+        if (length == 0) {
+            return 0;
+        }
+        checkNotExceeded();
+        // at most one byte past the limit: enough to see it crossed, and no more read from the client
+        long allowed = limit == Long.MAX_VALUE ? Long.MAX_VALUE : limit + 1 - count;
+        int n = super.read(buffer, offset, (int) Math.min(length, allowed));
         if (n > 0) {
             counted(n);
         }
@@ -82,6 +94,12 @@ public final class RequestBody extends FilterInputStream {
     @Override
     public boolean markSupported() {
         return false;
+    }
+
+    private void checkNotExceeded() throws RequestTooLargeException {
+        if (count > limit) {
+            throw new RequestTooLargeException();
+        }
     }
 
     private void counted(int n) throws RequestTooLargeException {

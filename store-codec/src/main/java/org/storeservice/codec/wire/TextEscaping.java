@@ -36,7 +36,7 @@ public final class TextEscaping {
 
     /**
      * Escapes an XML attribute value in double quotes as XmlTextWriter does: {@link #xmlText} plus {@code "},
-     * and CR and LF as character references (as {@link MetadataEscaping#markup} does, so the namespace reads
+     * and CR and LF as character references (as {@code MetadataEscaping.markup} does, so the namespace reads
      * the same in responses and metadata); tab stays raw.
      */
     public static String xmlAttribute(String text) {

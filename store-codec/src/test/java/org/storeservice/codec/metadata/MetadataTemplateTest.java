@@ -29,6 +29,7 @@ public class MetadataTemplateTest {
     @Test
     void markupEscapingCoversAttributesAndText() {
         assertEquals("a&amp;b&lt;c&gt;&quot;d&#39;&#xD;&#xA;&#x9;", MetadataEscaping.markup("a&b<c>\"d'\r\n\t"));
+        assertEquals("a&#xD;&#xA;&#x9;b&#39;&lt;", MetadataEscaping.markup("a\r\n\tb'<"));
         assertEquals("plain", MetadataEscaping.markup("plain"));
         assertEquals("a%20b%C3%A9%25%2F:", MetadataEscaping.percentEncode("a bé%/:", ":"));
         assertEquals("%41", MetadataEscaping.percentEncode("%41", ""));

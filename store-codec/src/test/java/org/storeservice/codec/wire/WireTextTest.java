@@ -2,43 +2,13 @@ package org.storeservice.codec.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.storeservice.codec.http.DotNetByte;
-import org.storeservice.codec.http.HttpError;
-import org.storeservice.codec.metadata.MetadataEscaping;
 
-/** The .NET text conventions the codec reproduces: Byte.Parse, UrlDecode, Content-Type parameters, escaping. */
+/** The .NET text conventions every binding shares: UrlDecode, Content-Type parameters, escaping. */
 public class WireTextTest {
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"0|0", "255|255", "' 5 '|5", "+5|5", "-0|0", "007|7", "'\t9\r\n'|9", "'12\u0000\u0000'|12"})
-    void byteParseAcceptsWhatDotNetAccepts(String text, int expected) throws HttpError {
-        assertEquals((byte) expected, DotNetByte.parse(text));
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "abc|Input string was not in a correct format.",
-        "''|Input string was not in a correct format.",
-        "' '|Input string was not in a correct format.",
-        "0x1|Input string was not in a correct format.",
-        "1e2|Input string was not in a correct format.",
-        "5-|Input string was not in a correct format.",
-        "+-5|Input string was not in a correct format.",
-        "\u0661|Input string was not in a correct format.",
-        "256|Value was either too large or too small for an unsigned byte.",
-        "-1|Value was either too large or too small for an unsigned byte.",
-        "99999999999|Value was either too large or too small for an unsigned byte. ---> Value was either too large or too small for an Int32."})
-    void byteParseRejectsWithDotNetMessages(String text, String cause) {
-        HttpError error = assertThrows(HttpError.class, () -> DotNetByte.parse(text));
-        assertEquals("Cannot convert " + text + " to System.Byte.\r\nParameter name: type ---> " + cause, error.text());
-    }
 
     @Test
     void urlDecodeIsHttpUtilitysDecode() {
@@ -70,6 +40,5 @@ public class WireTextTest {
         assertEquals("&lt;&gt;&quot;&amp;&#39;&#233;\u20ac", TextEscaping.html("<>\"&'\u00e9\u20ac"));
         assertEquals("urn:&quot;x&quot;", TextEscaping.xmlAttribute("urn:\"x\""));
         assertEquals("a&#xD;&#xA;\tb'&lt;", TextEscaping.xmlAttribute("a\r\n\tb'<"));
-        assertEquals("a&#xD;&#xA;&#x9;b&#39;&lt;", MetadataEscaping.markup("a\r\n\tb'<"));
     }
 }

@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
+import org.storeservice.codec.content.Base64Alphabet;
 import org.storeservice.codec.content.Base64Segments;
 
 /**
@@ -19,37 +19,19 @@ import org.storeservice.codec.content.Base64Segments;
  * <p>Counts the run's chars and line breaks as the parser counts them, so that locations after it can be
  * reported as if it had been parsed. Not thread-safe: one per request.
  */
-public final class Base64ByteRun {
-    private static final int INVALID = -1;
-    private static final int PADDING = -2;
+final class Base64ByteRun {
+    private static final int INVALID = Base64Alphabet.INVALID;
+    private static final int PADDING = Base64Alphabet.PADDING;
     /** Sextet of each byte, {@link #INVALID} or {@link #PADDING}. */
-    private static final int[] SEXTETS = new int[256];
-    /**
-     * The 12 bits of each pair of bytes (as a big-endian 16-bit index) that are both in the alphabet, else -1:
-     * half the lookups of {@link #SEXTETS} in the hot loop (256 KiB, of which the alphabet's pairs touch ~20 KiB).
-     */
-    private static final int[] PAIRS = new int[1 << 16];
+    private static final int[] SEXTETS = Base64Alphabet.sextets();
+    /** The 12 bits of each pair of alphabet bytes, else -1: half the lookups of {@link #SEXTETS} in the hot loop. */
+    private static final int[] PAIRS = Base64Alphabet.pairs();
     private static final VarHandle LONG_BIG_ENDIAN =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BIG_ENDIAN =
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle SHORT_BIG_ENDIAN =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-
-    static {
-        Arrays.fill(SEXTETS, INVALID);
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (int i = 0; i < alphabet.length(); i++) {
-            SEXTETS[alphabet.charAt(i)] = i;
-        }
-        SEXTETS['='] = PADDING;
-        Arrays.fill(PAIRS, -1);
-        for (int first = 0; first < alphabet.length(); first++) {
-            for (int second = 0; second < alphabet.length(); second++) {
-                PAIRS[alphabet.charAt(first) << 8 | alphabet.charAt(second)] = first << 6 | second;
-            }
-        }
-    }
 
     private final InputStream source;
     private final byte[] in;

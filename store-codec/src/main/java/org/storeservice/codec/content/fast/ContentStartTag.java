@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * a wrong one. Also where the tag's end is in the parser's terms (char offset, line, column), as the parser
  * counts them: chars are UTF-16 units, CR LF, CR and LF each end a line.
  */
-public final class ContentStartTag {
+final class ContentStartTag {
     private static final int UTF8_BOM_LENGTH = 3;
 
     /** Byte offset just after the tag's {@code >}. */

@@ -9,7 +9,7 @@ import javax.xml.stream.Location;
  * locations in the shortened document into those of the document as sent, so errors name the same line and
  * position as if the run had been parsed. Locations before the cut are unchanged.
  */
-public final class ElidedRun {
+final class ElidedRun {
     /** Where Woodstox's UTF-8 decoder says malformed input is: counted in the stream it decoded. */
     private static final Pattern DECODER_POSITION = Pattern.compile("at char #(\\d+), byte #(\\d+)\\)");
 

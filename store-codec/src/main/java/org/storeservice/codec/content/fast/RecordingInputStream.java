@@ -11,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one per request.
  */
-public final class RecordingInputStream extends InputStream {
+final class RecordingInputStream extends InputStream {
     private static final int INITIAL_CAPACITY = 8 * 1024;
 
     private final InputStream source;

@@ -9,7 +9,7 @@ import java.io.InputStream;
  *
  * <p>Not thread-safe: one per request.
  */
-public final class SplicedInput extends InputStream {
+final class SplicedInput extends InputStream {
     private final byte[] before;
     private int beforePosition;
     private final byte[] after;

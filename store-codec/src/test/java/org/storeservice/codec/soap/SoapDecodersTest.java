@@ -14,17 +14,11 @@ import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.Fixture;
 import org.storeservice.codec.SoapGoldenTest;
-import org.storeservice.codec.http.HttpCall;
-import org.storeservice.codec.http.HttpEncoder;
-import org.storeservice.codec.http.HttpError;
-import org.storeservice.codec.http.HttpGetDecoder;
-import org.storeservice.codec.http.HttpParameterReader;
-import org.storeservice.codec.http.HttpPostDecoder;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.XmlReaders;
 
-/** Each binding's decoder and encoder on bytes alone, without a store or the dispatcher. */
-public class DecodersTest {
+/** The SOAP decoder and encoders on bytes alone, without a store or the dispatcher. */
+public class SoapDecodersTest {
     private static final CodecLimits LIMITS = CodecLimits.defaults();
 
     private static InputStream bytes(String text) {
@@ -63,25 +57,5 @@ public class DecodersTest {
         CodecResponse fault = new SoapEncoder(SoapVersion.SOAP_11, "urn:n")
                 .fault(new SoapFault(SoapVersion.SOAP_11, FaultCode.SERVER, 500, "a\r\n<b>"));
         assertEquals(SoapGoldenTest.fault11("Server", "a\r\n&lt;b&gt;"), Fixture.body(fault));
-    }
-
-    @Test
-    void httpDecodersReadQueryAndForm() throws Exception {
-        HttpParameterReader parameters = new HttpParameterReader(LIMITS);
-        HttpCall get = new HttpGetDecoder(parameters).decode(Operation.WRITE_BYTES, "KEY=k&content=+1&content=%2B2");
-        assertEquals("k", get.key());
-        assertArrayEquals(new byte[] {1, 2}, get.content());
-        HttpCall post = new HttpPostDecoder(parameters).decode(Operation.WRITE_STRING,
-                "application/x-www-form-urlencoded; charset=iso-8859-1", new ByteArrayInputStream("key=%E9&value=%E9".getBytes(StandardCharsets.US_ASCII)));
-        assertEquals("\u00e9", post.key());
-        assertEquals("\u00e9", post.value());
-    }
-
-    @Test
-    void httpEncoderWritesStatusAndErrors() {
-        HttpEncoder encoder = new HttpEncoder("urn:n");
-        assertEquals("<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<Status xmlns=\"urn:n\">Error</Status>",
-                Fixture.body(encoder.success(Status.ERROR)));
-        assertEquals("&lt;x&gt;\r\n", Fixture.body(encoder.error(new HttpError("<x>"))));
     }
 }
