@@ -105,14 +105,11 @@ public final class StoreCodec {
         String pathInfo = request.path().substring(endpointPath.length());
         String method = request.method();
         if (pathInfo.isEmpty()) {
-            switch (method) {
-                case "POST":
-                    return soap.handle(request);
-                case "GET":
-                    return metadataPages.respond(request);
-                default:
-                    return ErrorPages.methodNotAllowed();
-            }
+            return switch (method) {
+                case "POST" -> soap.handle(request);
+                case "GET" -> metadataPages.respond(request);
+                default -> ErrorPages.methodNotAllowed();
+            };
         }
         if (pathInfo.length() >= 2 && (method.equals("GET") || method.equals("POST"))) {
             return http.handle(request, pathInfo, method.equals("POST"));

@@ -92,32 +92,31 @@ public final class Base64Segments {
             char ch = c[p++];
             int sextet = ch < 128 ? SEXTETS[ch] : INVALID;
             switch (unitChars) {
-                case 0:
+                case 0 -> {
                     if (sextet < 0) {
                         throw invalid(ch, 0);
                     }
                     bits = sextet;
                     unitChars = 1;
-                    break;
-                case 1:
+                }
+                case 1 -> {
                     if (sextet < 0) {
                         throw invalid(ch, 1);
                     }
                     bits = bits << 6 | sextet;
                     unitChars = 2;
-                    break;
-                case 2:
+                }
+                case 2 -> {
                     if (sextet == PADDING) {
                         unitChars = AFTER_ONE_PAD;
-                        break;
-                    }
-                    if (sextet < 0) {
+                    } else if (sextet < 0) {
                         throw invalid(ch, 2);
+                    } else {
+                        bits = bits << 6 | sextet;
+                        unitChars = 3;
                     }
-                    bits = bits << 6 | sextet;
-                    unitChars = 3;
-                    break;
-                case 3:
+                }
+                case 3 -> {
                     if (sextet == PADDING) {
                         bits >>= 2; // 18 bits, 2 of them fill: two bytes
                         pending = 2;
@@ -128,8 +127,8 @@ public final class Base64Segments {
                         pending = 3;
                     }
                     unitChars = 0;
-                    break;
-                default: // AFTER_ONE_PAD
+                }
+                default -> { // AFTER_ONE_PAD
                     if (ch != '=') {
                         throw new InvalidBase64Exception(describe(ch) + " as character #4 of a base64 unit"
                                 + " whose 3rd is padding: expected padding '='");
@@ -137,7 +136,7 @@ public final class Base64Segments {
                     bits >>= 4; // 12 bits, 4 of them fill: one byte
                     pending = 1;
                     unitChars = 0;
-                    break;
+                }
             }
             while (pending > 0) {
                 if (o == outEnd) { // the rest at the next call

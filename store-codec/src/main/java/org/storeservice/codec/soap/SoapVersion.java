@@ -33,16 +33,12 @@ enum SoapVersion {
 
     /** The local name of a fault code in this version (1.1 {@code Client} is 1.2 {@code Sender}, ...). */
     String codeName(FaultCode code) {
-        switch (code) {
-            case CLIENT:
-                return clientCode;
-            case SERVER:
-                return serverCode;
-            case MUST_UNDERSTAND:
-                return "MustUnderstand";
-            default:
-                return "VersionMismatch";
-        }
+        return switch (code) {
+            case CLIENT -> clientCode;
+            case SERVER -> serverCode;
+            case MUST_UNDERSTAND -> "MustUnderstand";
+            case VERSION_MISMATCH -> "VersionMismatch";
+        };
     }
 
     /** The version whose envelope namespace is {@code namespace}, or {@code null}. */

@@ -51,26 +51,14 @@ public final class TextEscaping {
         StringBuilder out = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            String replacement;
-            switch (c) {
-                case '<':
-                    replacement = "&lt;";
-                    break;
-                case '>':
-                    replacement = "&gt;";
-                    break;
-                case '"':
-                    replacement = "&quot;";
-                    break;
-                case '&':
-                    replacement = "&amp;";
-                    break;
-                case '\'':
-                    replacement = "&#39;";
-                    break;
-                default:
-                    replacement = c >= 0xA0 && c <= 0xFF ? "&#" + (int) c + ';' : null;
-            }
+            String replacement = switch (c) {
+                case '<' -> "&lt;";
+                case '>' -> "&gt;";
+                case '"' -> "&quot;";
+                case '&' -> "&amp;";
+                case '\'' -> "&#39;";
+                default -> c >= 0xA0 && c <= 0xFF ? "&#" + (int) c + ';' : null;
+            };
             out = appendEscaped(out, text, i, c, replacement);
         }
         return out == null ? text : out.toString();

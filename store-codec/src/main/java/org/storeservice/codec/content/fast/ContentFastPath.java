@@ -87,17 +87,17 @@ public final class ContentFastPath {
             if (tag == null) {
                 return false;
             }
-            int plain = Base64ByteRun.plainLength(recorded, tag.end, length);
-            if (tag.end + plain < length && !policy.worthIt(plain)) {
+            int plain = Base64ByteRun.plainLength(recorded, tag.end(), length);
+            if (tag.end() + plain < length && !policy.worthIt(plain)) {
                 return false;
             }
             firstReader = reader;
             contentStartElements = startElements;
             contentCharOffset = at.getCharacterOffset();
-            beforeRun = Arrays.copyOf(recorded, tag.end);
+            beforeRun = Arrays.copyOf(recorded, tag.end());
             byte[] buffer = recorded.length >= BUFFER_BYTES ? recorded : new byte[BUFFER_BYTES];
-            System.arraycopy(recorded, tag.end, buffer, 0, length - tag.end);
-            run = new Base64ByteRun(buffer, length - tag.end, body.source());
+            System.arraycopy(recorded, tag.end(), buffer, 0, length - tag.end());
+            run = new Base64ByteRun(buffer, length - tag.end(), body.source());
             policy.taken();
             return true;
         } finally {
@@ -125,7 +125,7 @@ public final class ContentFastPath {
      */
     public XMLStreamReader2 resume() throws XMLStreamException {
         firstReader.close();
-        elided = new ElidedRun(tag.endCharOffset, tag.endLine, tag.endColumn, run.chars(), run.lineBreaks(),
+        elided = new ElidedRun(tag.endCharOffset(), tag.endLine(), tag.endColumn(), run.chars(), run.lineBreaks(),
                 run.charsAfterLastLineBreak());
         XMLStreamReader2 reader = xmlReaders.open(run.rest(beforeRun), charset);
         int startElements = 0;

@@ -7,23 +7,14 @@ import java.nio.charset.StandardCharsets;
  * char offset of the tag, then checked against the bytes, so that a mismatch means no fast path rather than
  * a wrong one. Also where the tag's end is in the parser's terms (char offset, line, column), as the parser
  * counts them: chars are UTF-16 units, CR LF, CR and LF each end a line.
+ *
+ * @param end byte offset just after the tag's {@code >}
+ * @param endCharOffset the parser's char offset of the first char after the tag
+ * @param endLine the parser's line of the first char after the tag
+ * @param endColumn the parser's column of the first char after the tag
  */
-final class ContentStartTag {
+record ContentStartTag(int end, long endCharOffset, int endLine, int endColumn) {
     private static final int UTF8_BOM_LENGTH = 3;
-
-    /** Byte offset just after the tag's {@code >}. */
-    final int end;
-    /** The parser's char offset, line and column of the first char after the tag. */
-    final long endCharOffset;
-    final int endLine;
-    final int endColumn;
-
-    private ContentStartTag(int end, long endCharOffset, int endLine, int endColumn) {
-        this.end = end;
-        this.endCharOffset = endCharOffset;
-        this.endLine = endLine;
-        this.endColumn = endColumn;
-    }
 
     /**
      * The tag whose {@code <} the parser put at {@code charOffset}, {@code line}, {@code column}, in

@@ -8,27 +8,17 @@ import javax.xml.stream.Location;
  * A run of chars cut out of the document before it was parsed (see {@link ContentFastPath}): turns the parser's
  * locations in the shortened document into those of the document as sent, so errors name the same line and
  * position as if the run had been parsed. Locations before the cut are unchanged.
+ *
+ * @param charOffset where the run was in the shortened document, as a char offset
+ * @param line the line where the run was in the shortened document
+ * @param column the column where the run was in the shortened document
+ * @param chars the run's length in chars
+ * @param lineBreaks line breaks in the run
+ * @param charsAfterLastLineBreak chars of the run after its last line break
  */
-final class ElidedRun {
+record ElidedRun(long charOffset, int line, int column, long chars, int lineBreaks, long charsAfterLastLineBreak) {
     /** Where Woodstox's UTF-8 decoder says malformed input is: counted in the stream it decoded. */
     private static final Pattern DECODER_POSITION = Pattern.compile("at char #(\\d+), byte #(\\d+)\\)");
-
-    /** Where the run was, in the shortened document: char offset, line, column. */
-    private final long charOffset;
-    private final int line;
-    private final int column;
-    private final long chars;
-    private final int lineBreaks;
-    private final long charsAfterLastLineBreak;
-
-    ElidedRun(long charOffset, int line, int column, long chars, int lineBreaks, long charsAfterLastLineBreak) {
-        this.charOffset = charOffset;
-        this.line = line;
-        this.column = column;
-        this.chars = chars;
-        this.lineBreaks = lineBreaks;
-        this.charsAfterLastLineBreak = charsAfterLastLineBreak;
-    }
 
     /**
      * Whether {@code at} is after the run in the document as sent. The char just before the cut counts too: at
@@ -48,9 +38,9 @@ final class ElidedRun {
         if (!moves(at) || at.getLineNumber() != line) {
             return at.getColumnNumber();
         }
-        long column = lineBreaks == 0 ? at.getColumnNumber() + chars
-                : at.getColumnNumber() - this.column + charsAfterLastLineBreak + 1;
-        return (int) column; // as the parser's own int column would be
+        long sent = lineBreaks == 0 ? at.getColumnNumber() + chars
+                : at.getColumnNumber() - column + charsAfterLastLineBreak + 1;
+        return (int) sent; // as the parser's own int column would be
     }
 
     /**
