@@ -32,7 +32,7 @@ import org.storeservice.codec.wire.XmlReaders;
  * sections are text, comments and processing instructions are ignored (even inside a unit), an element is an
  * error. {@link #sameAsWoodstoxReadElementAsBinary} keeps Woodstox as the oracle over generated inputs.
  */
-public class Base64ContentTest {
+class Base64ContentTest {
     private static final String BASE64_FAULT = "Server was unable to read request. ---&gt; The content is not valid base64";
 
     /** {@code content}, expected bytes in hex or null for a base64 fault. */

@@ -11,7 +11,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** One codec shared by many threads, every binding at once: each request gets its own, correct answer. */
-public class ConcurrencyTest {
+class ConcurrencyTest {
 
     @Test
     void oneCodecServesConcurrentRequests() throws Exception {

@@ -10,10 +10,9 @@ import static org.storeservice.codec.Fixture.headers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.storeservice.codec.metadata.MetadataPagesTest;
 
 /** The request → protocol table of wire notes §0 (what the metadata pages say is tested in MetadataPagesTest). */
-public class DispatchTest {
+class DispatchTest {
     private final Fixture fixture = new Fixture();
 
     private static String page(String message) {

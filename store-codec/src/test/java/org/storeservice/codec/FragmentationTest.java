@@ -10,7 +10,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The same request, its body delivered at most k bytes per read for every k, decodes the same. */
-public class FragmentationTest {
+class FragmentationTest {
 
     private static void assertSameForEveryChunkSize(String body, Function<CodecRequest.Builder, CodecRequest.Builder> headers,
             String path, String key, byte[] expectedValue) {

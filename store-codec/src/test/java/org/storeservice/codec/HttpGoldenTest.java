@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.storeservice.api.Store;
 
 /** Exact responses of the HTTP GET and POST bindings (wire notes §5–6). */
-public class HttpGoldenTest {
+class HttpGoldenTest {
     private static final List<Map.Entry<String, String>> OK = headers("private, max-age=0", "text/xml; charset=utf-8");
     private static final List<Map.Entry<String, String>> ERROR = headers("private", "text/plain; charset=utf-8");
     private static final String SUCCESS = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<Status xmlns=\"http://tempuri.org/\">Success</Status>";

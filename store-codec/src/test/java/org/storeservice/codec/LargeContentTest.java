@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * 64 MiB of WriteBytes content through the codec in a JVM with a 48 MiB heap: it only works if the content
  * is streamed (key first) or spooled to disk (content first), never held whole. Asserts bytes and hash.
  */
-public class LargeContentTest {
+class LargeContentTest {
     private static final long CONTENT_BYTES = 64L << 20;
 
     private static void assertStreamedInSmallHeap(String order) throws IOException, InterruptedException {

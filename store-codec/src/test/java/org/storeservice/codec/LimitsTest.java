@@ -10,7 +10,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /** Each limit at its boundary: N passes, N + 1 fails with the client error, nothing stored. */
-public class LimitsTest {
+class LimitsTest {
 
     /** A SOAP 1.1 WriteString whose wrapper also holds {@code extra}, ignored by the decoder. */
     private static String withExtra(String extra) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hostile requests: each rejected with the right error, after reading little, and nothing stored. */
-public class SecurityTest {
+class SecurityTest {
     private static final String XXE_PREFIX = "<?xml version=\"1.0\"?>\n<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n";
 
     private final Fixture fixture = new Fixture();

@@ -31,6 +31,10 @@ import org.storeservice.api.Store;
 
 /** Exact response bytes and headers of the SOAP bindings: the success paths and the fault matrix (notes §1–4). */
 public class SoapGoldenTest {
+    /** Public only for its {@link #fault11} helper, which the SOAP encoder's own test shares. */
+    SoapGoldenTest() {
+    }
+
     private static final List<Map.Entry<String, String>> OK_11 = headers("private, max-age=0", "text/xml; charset=utf-8");
     private static final List<Map.Entry<String, String>> OK_12 =
             headers("private, max-age=0", "application/soap+xml; charset=utf-8");

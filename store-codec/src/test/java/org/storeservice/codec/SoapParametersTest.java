@@ -36,7 +36,7 @@ import org.storeservice.api.Status;
 import org.storeservice.api.Store;
 
 /** ASMX's parameter rules (wire notes §9) and text fidelity, end to end through a real store. */
-public class SoapParametersTest {
+class SoapParametersTest {
     private final Fixture fixture = new Fixture();
 
     private CodecResponse writeString(String wrapperContent) {

@@ -4,6 +4,11 @@ import java.util.List;
 
 /** Opens a fresh {@link MemoryStorage} for the URI {@code memory:} (anything after the colon is ignored). */
 public final class MemoryStorageProvider implements StorageProvider {
+    /** Called by {@link java.util.ServiceLoader}. */
+    public MemoryStorageProvider() {
+        // stateless: each open() builds its own storage
+    }
+
     @Override
     public List<String> uriPrefixes() {
         return List.of("memory:");

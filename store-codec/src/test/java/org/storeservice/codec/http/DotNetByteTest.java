@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** .NET's Byte.Parse, as the HTTP bindings convert each {@code content} value. */
-public class DotNetByteTest {
+class DotNetByteTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"0|0", "255|255", "' 5 '|5", "+5|5", "-0|0", "007|7", "'\t9\r\n'|9", "'12\u0000\u0000'|12"})

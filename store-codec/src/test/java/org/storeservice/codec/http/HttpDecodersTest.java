@@ -12,7 +12,7 @@ import org.storeservice.codec.Fixture;
 import org.storeservice.codec.wire.Operation;
 
 /** The HTTP GET and POST decoders and the encoder on bytes alone, without a store or the dispatcher. */
-public class HttpDecodersTest {
+class HttpDecodersTest {
     private static final CodecLimits LIMITS = CodecLimits.defaults();
 
     @Test

@@ -19,7 +19,7 @@ import org.storeservice.codec.StoreCodec;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
-public class HelpPagesTest {
+class HelpPagesTest {
     private final MetadataPages pages = new MetadataPages(StoreCodec.DEFAULT_NAMESPACE, "/API/Store.asmx");
 
     @Test

@@ -23,7 +23,7 @@ import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.StoreCodec;
 import org.w3c.dom.Document;
 
-public class MetadataPagesTest {
+class MetadataPagesTest {
     private static final String SOAP_ADDRESS = "http://schemas.xmlsoap.org/wsdl/soap/";
     private static final List<Map.Entry<String, String>> XML_HEADERS = List.of(
             Map.entry("Cache-Control", "private, max-age=0"), Map.entry("Content-Type", "text/xml; charset=utf-8"));

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.storeservice.codec.wire.UrlDecoding;
 
-public class MetadataQueryTest {
+class MetadataQueryTest {
     @Test
     void partWithoutEqualsIsABareValue() {
         MetadataQuery query = MetadataQuery.parse("WSDL");

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-public class MetadataTemplateTest {
+class MetadataTemplateTest {
     @Test
     void bindsSomePlaceholdersAndRendersTheRest() {
         MetadataTemplate template = MetadataTemplate.of("<{{a}}|{{b}}|{{a}}>").bind(Map.of("a", "1"));

@@ -15,7 +15,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /** Shared helpers of the metadata tests: requests, a hardened DOM parser, resources. */
-public final class MetadataTestSupport {
+final class MetadataTestSupport {
     static final String ENDPOINT = "/API/Store.asmx";
     static final String XHTML = "http://www.w3.org/1999/xhtml";
 

@@ -36,7 +36,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
-public class WsdlDocumentTest {
+class WsdlDocumentTest {
     private static final String WSDL = "http://schemas.xmlsoap.org/wsdl/";
     private static final String XSD = "http://www.w3.org/2001/XMLSchema";
     private static final String SOAP = "http://schemas.xmlsoap.org/wsdl/soap/";

@@ -18,7 +18,7 @@ import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.XmlReaders;
 
 /** The SOAP decoder and encoders on bytes alone, without a store or the dispatcher. */
-public class SoapDecodersTest {
+class SoapDecodersTest {
     private static final CodecLimits LIMITS = CodecLimits.defaults();
 
     private static InputStream bytes(String text) {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.storeservice.codec.CodecRequest;
 
 /** The one place the request size limit is enforced while reading: at most limit + 1 bytes leave the server. */
-public class RequestBodyTest {
+class RequestBodyTest {
 
     /** A body without Content-Length (as chunked) that counts how many bytes were taken from it. */
     private static final class CountingBody extends ByteArrayInputStream {

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The .NET text conventions every binding shares: UrlDecode, Content-Type parameters, escaping. */
-public class WireTextTest {
+class WireTextTest {
 
     @Test
     void urlDecodeIsHttpUtilitysDecode() {

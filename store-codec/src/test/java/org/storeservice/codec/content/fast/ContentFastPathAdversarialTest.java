@@ -38,7 +38,7 @@ import org.storeservice.codec.Fixture;
  * Hostile and unusual requests through the content fast path, each against the parser's path as the oracle
  * (see {@link ContentFastPathTest}): same status, headers, body and stored state.
  */
-public class ContentFastPathAdversarialTest {
+class ContentFastPathAdversarialTest {
     private final List<String> failures = new ArrayList<>();
 
     /** Compares one request, collecting a failure rather than stopping, so one test reports every case. */

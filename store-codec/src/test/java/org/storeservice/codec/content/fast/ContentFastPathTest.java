@@ -35,7 +35,7 @@ import org.storeservice.codec.wire.XmlReaders;
  * response, byte for byte, and stores the same, or nothing. Each case also says whether the fast path must have
  * been taken, so it cannot silently always fall back.
  */
-public class ContentFastPathTest {
+class ContentFastPathTest {
     private static final String BASE64_FAULT = "The content is not valid base64: ";
 
     /** One endpoint over its own memory storage, with a fast path policy. */
