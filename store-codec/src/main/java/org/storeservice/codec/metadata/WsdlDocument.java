@@ -1,5 +1,6 @@
 package org.storeservice.codec.metadata;
 
+import java.util.List;
 import java.util.Map;
 import org.storeservice.codec.wire.Operation;
 
@@ -12,7 +13,7 @@ import org.storeservice.codec.wire.Operation;
  * <p>The namespace is bound once, in the constructor; {@link #render} only inserts the address. Immutable.
  */
 final class WsdlDocument {
-    private static final String TEMPLATE = """
+    private static final String HEAD = """
             <?xml version="1.0" encoding="utf-8"?>
             <wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{tns}}" xmlns:s1="{{abstractTypes}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" targetNamespace="{{tns}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
               <wsdl:types>
@@ -68,160 +69,98 @@ final class WsdlDocument {
                   </s:complexType>
                 </s:schema>
               </wsdl:types>
-              <wsdl:message name="WriteStringSoapIn">
-                <wsdl:part name="parameters" element="tns:WriteString" />
-              </wsdl:message>
-              <wsdl:message name="WriteStringSoapOut">
-                <wsdl:part name="parameters" element="tns:WriteStringResponse" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesSoapIn">
-                <wsdl:part name="parameters" element="tns:WriteBytes" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesSoapOut">
-                <wsdl:part name="parameters" element="tns:WriteBytesResponse" />
-              </wsdl:message>
-              <wsdl:message name="WriteStringHttpGetIn">
-                <wsdl:part name="key" type="s:string" />
-                <wsdl:part name="value" type="s:string" />
-              </wsdl:message>
-              <wsdl:message name="WriteStringHttpGetOut">
-                <wsdl:part name="Body" element="tns:Status" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesHttpGetIn">
-                <wsdl:part name="key" type="s:string" />
-                <wsdl:part name="content" type="s1:StringArray" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesHttpGetOut">
-                <wsdl:part name="Body" element="tns:Status" />
-              </wsdl:message>
-              <wsdl:message name="WriteStringHttpPostIn">
-                <wsdl:part name="key" type="s:string" />
-                <wsdl:part name="value" type="s:string" />
-              </wsdl:message>
-              <wsdl:message name="WriteStringHttpPostOut">
-                <wsdl:part name="Body" element="tns:Status" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesHttpPostIn">
-                <wsdl:part name="key" type="s:string" />
-                <wsdl:part name="content" type="s1:StringArray" />
-              </wsdl:message>
-              <wsdl:message name="WriteBytesHttpPostOut">
-                <wsdl:part name="Body" element="tns:Status" />
-              </wsdl:message>
-              <wsdl:portType name="StoreSoap">
-                <wsdl:operation name="WriteString">
-                  <wsdl:input message="tns:WriteStringSoapIn" />
-                  <wsdl:output message="tns:WriteStringSoapOut" />
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <wsdl:input message="tns:WriteBytesSoapIn" />
-                  <wsdl:output message="tns:WriteBytesSoapOut" />
-                </wsdl:operation>
-              </wsdl:portType>
-              <wsdl:portType name="StoreHttpGet">
-                <wsdl:operation name="WriteString">
-                  <wsdl:input message="tns:WriteStringHttpGetIn" />
-                  <wsdl:output message="tns:WriteStringHttpGetOut" />
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <wsdl:input message="tns:WriteBytesHttpGetIn" />
-                  <wsdl:output message="tns:WriteBytesHttpGetOut" />
-                </wsdl:operation>
-              </wsdl:portType>
-              <wsdl:portType name="StoreHttpPost">
-                <wsdl:operation name="WriteString">
-                  <wsdl:input message="tns:WriteStringHttpPostIn" />
-                  <wsdl:output message="tns:WriteStringHttpPostOut" />
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <wsdl:input message="tns:WriteBytesHttpPostIn" />
-                  <wsdl:output message="tns:WriteBytesHttpPostOut" />
-                </wsdl:operation>
-              </wsdl:portType>
-              <wsdl:binding name="StoreSoap" type="tns:StoreSoap">
-                <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
-                <wsdl:operation name="WriteString">
-                  <soap:operation soapAction="{{writeStringAction}}" style="document" />
-                  <wsdl:input>
-                    <soap:body use="literal" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <soap:body use="literal" />
-                  </wsdl:output>
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <soap:operation soapAction="{{writeBytesAction}}" style="document" />
-                  <wsdl:input>
-                    <soap:body use="literal" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <soap:body use="literal" />
-                  </wsdl:output>
-                </wsdl:operation>
-              </wsdl:binding>
-              <wsdl:binding name="StoreSoap12" type="tns:StoreSoap">
-                <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
-                <wsdl:operation name="WriteString">
-                  <soap12:operation soapAction="{{writeStringAction}}" style="document" />
-                  <wsdl:input>
-                    <soap12:body use="literal" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <soap12:body use="literal" />
-                  </wsdl:output>
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <soap12:operation soapAction="{{writeBytesAction}}" style="document" />
-                  <wsdl:input>
-                    <soap12:body use="literal" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <soap12:body use="literal" />
-                  </wsdl:output>
-                </wsdl:operation>
-              </wsdl:binding>
-              <wsdl:binding name="StoreHttpGet" type="tns:StoreHttpGet">
-                <http:binding verb="GET" />
-                <wsdl:operation name="WriteString">
-                  <http:operation location="/WriteString" />
-                  <wsdl:input>
-                    <http:urlEncoded />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <mime:mimeXml part="Body" />
-                  </wsdl:output>
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <http:operation location="/WriteBytes" />
-                  <wsdl:input>
-                    <http:urlEncoded />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <mime:mimeXml part="Body" />
-                  </wsdl:output>
-                </wsdl:operation>
-              </wsdl:binding>
-              <wsdl:binding name="StoreHttpPost" type="tns:StoreHttpPost">
-                <http:binding verb="POST" />
-                <wsdl:operation name="WriteString">
-                  <http:operation location="/WriteString" />
-                  <wsdl:input>
-                    <mime:content type="application/x-www-form-urlencoded" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <mime:mimeXml part="Body" />
-                  </wsdl:output>
-                </wsdl:operation>
-                <wsdl:operation name="WriteBytes">
-                  <http:operation location="/WriteBytes" />
-                  <wsdl:input>
-                    <mime:content type="application/x-www-form-urlencoded" />
-                  </wsdl:input>
-                  <wsdl:output>
-                    <mime:mimeXml part="Body" />
-                  </wsdl:output>
-                </wsdl:operation>
-              </wsdl:binding>
+            """;
+
+    /** The two operations, in the order ASMX lists them. */
+    private static final List<String> OPERATIONS = List.of("WriteString", "WriteBytes");
+
+    private static String soapMessages() {
+        return perOperation("""
+                  <wsdl:message name="$opSoapIn">
+                    <wsdl:part name="parameters" element="tns:$op" />
+                  </wsdl:message>
+                  <wsdl:message name="$opSoapOut">
+                    <wsdl:part name="parameters" element="tns:$opResponse" />
+                  </wsdl:message>
+                """);
+    }
+
+    private static String httpMessages(String protocol) {
+        return perOperation("""
+                  <wsdl:message name="$op%1$sIn">
+                    <wsdl:part name="key" type="s:string" />
+                    $secondPart
+                  </wsdl:message>
+                  <wsdl:message name="$op%1$sOut">
+                    <wsdl:part name="Body" element="tns:Status" />
+                  </wsdl:message>
+                """.formatted(protocol));
+    }
+
+    private static String portType(String protocol) {
+        return """
+                  <wsdl:portType name="Store%1$s">
+                """.formatted(protocol) + perOperation("""
+                    <wsdl:operation name="$op">
+                      <wsdl:input message="tns:$op%1$sIn" />
+                      <wsdl:output message="tns:$op%1$sOut" />
+                    </wsdl:operation>
+                """.formatted(protocol)) + """
+                  </wsdl:portType>
+                """;
+    }
+
+    private static String soapBinding(String prefix, String name) {
+        return """
+                  <wsdl:binding name="%2$s" type="tns:StoreSoap">
+                    <%1$s:binding transport="http://schemas.xmlsoap.org/soap/http" />
+                """.formatted(prefix, name) + perOperation("""
+                    <wsdl:operation name="$op">
+                      <%1$s:operation soapAction="$action" style="document" />
+                      <wsdl:input>
+                        <%1$s:body use="literal" />
+                      </wsdl:input>
+                      <wsdl:output>
+                        <%1$s:body use="literal" />
+                      </wsdl:output>
+                    </wsdl:operation>
+                """.formatted(prefix)) + """
+                  </wsdl:binding>
+                """;
+    }
+
+    private static String httpBinding(String protocol, String verb, String input) {
+        return """
+                  <wsdl:binding name="Store%1$s" type="tns:Store%1$s">
+                    <http:binding verb="%2$s" />
+                """.formatted(protocol, verb) + perOperation("""
+                    <wsdl:operation name="$op">
+                      <http:operation location="/$op" />
+                      <wsdl:input>
+                        %1$s
+                      </wsdl:input>
+                      <wsdl:output>
+                        <mime:mimeXml part="Body" />
+                      </wsdl:output>
+                    </wsdl:operation>
+                """.formatted(input)) + """
+                  </wsdl:binding>
+                """;
+    }
+
+    /** {@code block} once per operation: its name, its SOAP action's placeholder and its second HTTP parameter. */
+    private static String perOperation(String block) {
+        StringBuilder out = new StringBuilder();
+        for (String op : OPERATIONS) {
+            String secondPart = op.equals("WriteString") ? "<wsdl:part name=\"value\" type=\"s:string\" />"
+                    : "<wsdl:part name=\"content\" type=\"s1:StringArray\" />";
+            out.append(block.replace("$action", "{{write" + op.substring("Write".length()) + "Action}}")
+                    .replace("$secondPart", secondPart).replace("$op", op));
+        }
+        return out.toString();
+    }
+
+    private static final String SERVICE = """
               <wsdl:service name="Store">
                 <wsdl:port name="StoreSoap" binding="tns:StoreSoap">
                   <soap:address location="{{address}}" />
@@ -236,7 +175,18 @@ final class WsdlDocument {
                   <http:address location="{{address}}" />
                 </wsdl:port>
               </wsdl:service>
-            </wsdl:definitions>""".replace("\n", "\r\n");
+            </wsdl:definitions>""";
+
+    /**
+     * The document as ASMX writes it (CRLF line ends). Sections that repeat per operation or per protocol are built
+     * from one block each, with {@code $op} and the protocol's names filled in.
+     */
+    private static final String TEMPLATE = (HEAD + soapMessages() + httpMessages("HttpGet") + httpMessages("HttpPost")
+            + portType("Soap") + portType("HttpGet") + portType("HttpPost")
+            + soapBinding("soap", "StoreSoap") + soapBinding("soap12", "StoreSoap12")
+            + httpBinding("HttpGet", "GET", "<http:urlEncoded />")
+            + httpBinding("HttpPost", "POST", "<mime:content type=\"application/x-www-form-urlencoded\" />")
+            + SERVICE).replace("\n", "\r\n");
 
     private final MetadataTemplate template;
 

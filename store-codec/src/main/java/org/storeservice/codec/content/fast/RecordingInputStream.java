@@ -53,9 +53,11 @@ final class RecordingInputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xFF;
+        int b = source.read();
+        if (b >= 0 && recording) {
+            record(new byte[] {(byte) b}, 0, 1);
+        }
+        return b;
     }
 
     @Override
