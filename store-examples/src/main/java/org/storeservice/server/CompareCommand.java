@@ -42,10 +42,10 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "OLD_URL", description = "The old endpoint, e.g. http://iis.example/API/Store.asmx.")
+    @Parameters(index = "0", paramLabel = "OLD_URL", description = "The old server's endpoint URL (.../Store.asmx).")
     String oldUrl;
 
-    @Parameters(index = "1", paramLabel = "NEW_URL", description = "The new endpoint, e.g. http://127.0.0.1:8080/API/Store.asmx.")
+    @Parameters(index = "1", paramLabel = "NEW_URL", description = "The new server's endpoint URL.")
     String newUrl;
 
     @Option(names = "--include-writes",
