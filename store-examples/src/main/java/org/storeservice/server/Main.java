@@ -52,6 +52,7 @@ public final class Main {
         commandLine.addSubcommand("export", new ExportCommand(context));
         commandLine.addSubcommand("import", new ImportCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
+        commandLine.addSubcommand("compare", new CompareCommand(context));
         // Set after the subcommands were added: these setters apply to the subcommands present.
         commandLine.setDefaultValueProvider(new EnvironmentDefaults(context.environment()));
         commandLine.setOverwrittenOptionsAllowed(true); // a repeated option's last value wins
