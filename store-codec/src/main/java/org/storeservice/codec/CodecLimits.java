@@ -11,7 +11,9 @@ public final class CodecLimits {
     /**
      * Default maximum request body, 4 MiB (4,194,304 bytes): ASMX's default {@code maxRequestLength}.
      * Stops a client from exhausting memory or disk with one huge request. Checked against Content-Length
-     * before reading, and counted on the raw body while reading.
+     * before reading, and counted on the raw body while reading: the codec reads at most this + 1 bytes of
+     * {@link CodecRequest#body()}, whatever the framing, and answers ASMX's "Maximum request length exceeded."
+     * fault or error; a server adapter needs no limit of its own.
      */
     public static final long DEFAULT_MAX_REQUEST_BYTES = 4L * 1024 * 1024;
 

@@ -4,6 +4,11 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
+import org.storeservice.codec.http.HttpEndpoint;
+import org.storeservice.codec.metadata.MetadataPages;
+import org.storeservice.codec.soap.SoapEndpoint;
+import org.storeservice.codec.wire.ErrorPages;
+import org.storeservice.codec.wire.XmlReaders;
 
 /**
  * The service on the wire: turns one HTTP request at the endpoint (SOAP 1.1, SOAP 1.2, HTTP GET,
@@ -117,14 +122,11 @@ public final class StoreCodec {
         String pathInfo = request.path().substring(endpointPath.length());
         String method = request.method();
         if (pathInfo.isEmpty()) {
-            switch (method) {
-                case "POST":
-                    return soap.handle(request);
-                case "GET":
-                    return metadataPages.respond(request);
-                default:
-                    return ErrorPages.methodNotAllowed();
-            }
+            return switch (method) {
+                case "POST" -> soap.handle(request);
+                case "GET" -> metadataPages.respond(request);
+                default -> ErrorPages.methodNotAllowed();
+            };
         }
         if (pathInfo.length() >= 2 && (method.equals("GET") || method.equals("POST"))) {
             return http.handle(request, pathInfo, method.equals("POST"));

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.storeservice.codec.wire.XmlReaders;
 
 /**
  * What {@code <content>} accepts and rejects, on both paths (streamed: key first; spooled: content first). The

@@ -7,9 +7,9 @@ import static org.storeservice.codec.Fixture.PATH;
 import static org.storeservice.codec.Fixture.assertResponse;
 import static org.storeservice.codec.Fixture.headers;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The request → protocol table of wire notes §0 (what the metadata pages say is tested in MetadataPagesTest). */
 class DispatchTest {

@@ -8,10 +8,10 @@ import static org.storeservice.codec.Fixture.PATH;
 import static org.storeservice.codec.Fixture.SOAP11;
 
 import java.io.InputStream;
-import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hostile requests: each rejected with the right error, after reading little, and nothing stored. */
 class SecurityTest {

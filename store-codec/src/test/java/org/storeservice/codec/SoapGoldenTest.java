@@ -30,7 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.storeservice.api.Store;
 
 /** Exact response bytes and headers of the SOAP bindings: the success paths and the fault matrix (notes §1–4). */
-class SoapGoldenTest {
+public class SoapGoldenTest {
+    /** Public only for its {@link #fault11} helper, which the SOAP encoder's own test shares. */
+    SoapGoldenTest() {
+    }
+
     private static final List<Map.Entry<String, String>> OK_11 = headers("private, max-age=0", "text/xml; charset=utf-8");
     private static final List<Map.Entry<String, String>> OK_12 =
             headers("private, max-age=0", "application/soap+xml; charset=utf-8");
@@ -45,7 +49,7 @@ class SoapGoldenTest {
                 + operation + "Result></" + operation + "Response></soap:Body></soap:Envelope>";
     }
 
-    static String fault11(String code, String reason) {
+    public static String fault11(String code, String reason) {
         return XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Body><soap:Fault>"
                 + "<faultcode>soap:" + code + "</faultcode><faultstring>" + reason + "</faultstring><detail />"
                 + "</soap:Fault></soap:Body></soap:Envelope>";

@@ -13,13 +13,13 @@ import picocli.CommandLine.Model.OptionSpec;
  * {@code STORE_MAX_REQUEST_BYTES}. A variable that is unset or empty leaves the built-in default; an option on
  * the command line wins over both. Each option's help names its variable (checked by a test).
  *
- * <p>Not read from the environment: {@code --help}, {@code --version}, and what {@code delete} deletes and its
- * confirmation ({@code delete --prefix}, {@code delete --yes}): a variable left set must never widen or confirm a
- * deletion nobody typed.
+ * <p>Not read from the environment: {@code --help}, {@code --version}, what {@code delete} deletes and its
+ * confirmation ({@code delete --prefix}, {@code delete --yes}), and {@code compare --include-writes}: a variable
+ * left set must never widen or confirm a deletion, or send writes, nobody typed.
  */
 final class EnvironmentDefaults implements IDefaultValueProvider {
     static final String PREFIX = "STORE_";
-    private static final Set<String> COMMAND_LINE_ONLY = Set.of("delete --prefix", "delete --yes");
+    private static final Set<String> COMMAND_LINE_ONLY = Set.of("delete --prefix", "delete --yes", "compare --include-writes");
 
     private final Map<String, String> environment;
 

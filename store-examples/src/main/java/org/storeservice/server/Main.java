@@ -53,6 +53,7 @@ public final class Main {
         commandLine.addSubcommand("export", new ExportCommand(context));
         commandLine.addSubcommand("import", new ImportCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
+        commandLine.addSubcommand("compare", new CompareCommand(context));
         commandLine.addSubcommand("users", new CommandLine(new UsersCommand())
                 .addSubcommand("add", new UsersCommand.Add(context)));
         // Set after the subcommands were added: these setters apply to the subcommands present.

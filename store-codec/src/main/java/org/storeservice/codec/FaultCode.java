@@ -1,9 +1,0 @@
-package org.storeservice.codec;
-
-/** A SOAP fault code, named as in SOAP 1.1; {@link SoapVersion#codeName} gives each version's name. */
-enum FaultCode {
-    CLIENT,
-    SERVER,
-    MUST_UNDERSTAND,
-    VERSION_MISMATCH
-}

@@ -1,0 +1,248 @@
+package org.storeservice.codec.content.fast;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import org.storeservice.codec.content.Base64Alphabet;
+import org.storeservice.codec.content.Base64Segments;
+
+/**
+ * Decodes the leading run of whole base64 units of {@code <content>} straight from the request bytes, 4 bytes
+ * to 3 per step, as {@link Base64Segments} would decode the same chars: the standard alphabet, {@code =} as a
+ * unit's 4th or 3rd and 4th char, white space only between units. The run stops before the first unit that is
+ * not whole and plain (markup, a reference, a char that is not base64 or XML white space, a broken rule, the
+ * end of the body, or a read that failed), so everything unusual is left to the parser and {@link Base64Segments}:
+ * the run is only chars that the parser would have passed on unchanged as text.
+ *
+ * <p>Counts the run's chars and line breaks as the parser counts them, so that locations after it can be
+ * reported as if it had been parsed. Not thread-safe: one per request.
+ */
+final class Base64ByteRun {
+    private static final int INVALID = Base64Alphabet.INVALID;
+    private static final int PADDING = Base64Alphabet.PADDING;
+    /** Sextet of each byte, {@link #INVALID} or {@link #PADDING}. */
+    private static final int[] SEXTETS = Base64Alphabet.sextets();
+    /** The 12 bits of each pair of alphabet bytes, else -1: half the lookups of {@link #SEXTETS} in the hot loop. */
+    private static final int[] PAIRS = Base64Alphabet.pairs();
+    private static final VarHandle LONG_BIG_ENDIAN =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BIG_ENDIAN =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT_BIG_ENDIAN =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+
+    private final InputStream source;
+    private final byte[] in;
+    private int position;
+    private int limit;
+    /** Bytes dropped from the front of {@link #in} so far: {@code discarded + position} is the offset in the run. */
+    private long discarded;
+    private boolean sourceEnded;
+    private IOException readFailure;
+    private boolean ended;
+
+    /** Decoded bytes not yet handed out, high byte first. */
+    private int pendingBits;
+    private int pending;
+
+    private int lineBreaks;
+    private long afterLastLineBreak;
+    private boolean afterCarriageReturn;
+
+    /**
+     * A run starting at {@code in[0]}, with {@code in[0, limit)} already read; more comes from {@code source}
+     * into the rest of {@code in} (at least 4 bytes long).
+     */
+    Base64ByteRun(byte[] in, int limit, InputStream source) {
+        this.in = in;
+        this.limit = limit;
+        this.source = source;
+    }
+
+    /**
+     * How many of {@code bytes[from, to)} are base64 alphabet, padding or XML white space: a cheap look at the
+     * bytes already read, to judge whether the run is worth it.
+     */
+    static int plainLength(byte[] bytes, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int b = bytes[i] & 0xFF;
+            if (SEXTETS[b] == INVALID && !isWhiteSpace(b)) {
+                break;
+            }
+            i++;
+        }
+        return i - from;
+    }
+
+    /**
+     * Decodes into {@code out[offset, offset + length)}, {@code length > 0}.
+     *
+     * @return bytes written, at least 1; -1 once the run has ended and every byte of it was handed out
+     */
+    int decode(byte[] out, int offset, int length) {
+        int o = offset;
+        final int outEnd = offset + length;
+        while (true) {
+            while (pending > 0) {
+                if (o == outEnd) {
+                    return length;
+                }
+                out[o++] = (byte) (pendingBits >> (8 * --pending));
+            }
+            if (ended) {
+                return o > offset ? o - offset : -1;
+            }
+            final byte[] b = in;
+            int p = position;
+            final int e = limit;
+            // 8 plain chars to 6 bytes per step; anything else (white space, padding, the run's end) drops to
+            // the unit-by-unit loop below, which decides exactly as before.
+            while (e - p >= 8 && outEnd - o >= 6) {
+                long chars = (long) LONG_BIG_ENDIAN.get(b, p);
+                int first = PAIRS[(int) (chars >>> 48)];
+                int second = PAIRS[(int) (chars >>> 32) & 0xFFFF];
+                int third = PAIRS[(int) (chars >>> 16) & 0xFFFF];
+                int fourth = PAIRS[(int) chars & 0xFFFF];
+                if ((first | second | third | fourth) < 0) {
+                    break;
+                }
+                int high = first << 12 | second;
+                int low = third << 12 | fourth;
+                INT_BIG_ENDIAN.set(out, o, high << 8 | low >>> 16);
+                SHORT_BIG_ENDIAN.set(out, o + 4, (short) low);
+                o += 6;
+                p += 8;
+            }
+            while (e - p >= 4 && outEnd - o >= 3) {
+                int v = SEXTETS[b[p] & 0xFF] << 18 | SEXTETS[b[p + 1] & 0xFF] << 12
+                        | SEXTETS[b[p + 2] & 0xFF] << 6 | SEXTETS[b[p + 3] & 0xFF];
+                if (v < 0) {
+                    break; // white space, padding or the end of the run: one unit at a time
+                }
+                out[o] = (byte) (v >> 16);
+                out[o + 1] = (byte) (v >> 8);
+                out[o + 2] = (byte) v;
+                o += 3;
+                p += 4;
+            }
+            position = p;
+            if (o == outEnd) {
+                return length;
+            }
+            nextUnit();
+        }
+    }
+
+    /** Skips white space, then reads one whole unit into {@link #pendingBits}, or ends the run before it. */
+    private void nextUnit() {
+        while (true) {
+            if (position == limit && !fill()) {
+                ended = true;
+                return;
+            }
+            int c = in[position] & 0xFF;
+            if (c == '\r') {
+                lineBreak();
+                afterCarriageReturn = true;
+            } else if (c == '\n') {
+                if (!afterCarriageReturn) {
+                    lineBreak();
+                } else {
+                    afterLastLineBreak++; // the line starts after the LF of CR LF
+                }
+                afterCarriageReturn = false;
+            } else if (c == ' ' || c == '\t') {
+                afterCarriageReturn = false;
+            } else {
+                afterCarriageReturn = false;
+                break;
+            }
+            position++;
+        }
+        while (limit - position < 4) {
+            if (!fill()) {
+                ended = true; // a partial unit at the end of what could be read: the parser's to report
+                return;
+            }
+        }
+        int s0 = SEXTETS[in[position] & 0xFF];
+        int s1 = SEXTETS[in[position + 1] & 0xFF];
+        int s2 = SEXTETS[in[position + 2] & 0xFF];
+        int s3 = SEXTETS[in[position + 3] & 0xFF];
+        if (s0 < 0 || s1 < 0) {
+            ended = true;
+            return;
+        }
+        if (s2 >= 0 && s3 >= 0) {
+            pendingBits = s0 << 18 | s1 << 12 | s2 << 6 | s3;
+            pending = 3;
+        } else if (s2 >= 0 && s3 == PADDING) {
+            pendingBits = (s0 << 12 | s1 << 6 | s2) >> 2; // 18 bits, 2 of them fill
+            pending = 2;
+        } else if (s2 == PADDING && s3 == PADDING) {
+            pendingBits = (s0 << 6 | s1) >> 4; // 12 bits, 4 of them fill
+            pending = 1;
+        } else {
+            ended = true;
+            return;
+        }
+        position += 4;
+    }
+
+    private void lineBreak() {
+        lineBreaks++;
+        afterLastLineBreak = discarded + position + 1;
+    }
+
+    /** Reads more from the source behind what is left; false at its end or if the read failed. */
+    private boolean fill() {
+        if (sourceEnded || readFailure != null) {
+            return false;
+        }
+        if (position > 0) {
+            System.arraycopy(in, position, in, 0, limit - position);
+            discarded += position;
+            limit -= position;
+            position = 0;
+        }
+        try {
+            int n = source.read(in, limit, in.length - limit);
+            if (n < 0) {
+                sourceEnded = true;
+                return false;
+            }
+            limit += n;
+            return true;
+        } catch (IOException e) {
+            readFailure = e; // the parser gets it where it would have: after the bytes before it
+            return false;
+        }
+    }
+
+    /** Chars in the run (all ASCII, so also bytes): the offset of its end from its start. */
+    long chars() {
+        return discarded + position;
+    }
+
+    /** Line breaks in the run, counted as the parser counts them (CR LF is one). */
+    int lineBreaks() {
+        return lineBreaks;
+    }
+
+    /** Chars of the run after its last line break (all of them if it has none). */
+    long charsAfterLastLineBreak() {
+        return chars() - afterLastLineBreak;
+    }
+
+    /** What follows the run in the body: the bytes read but not decoded, then the source, then its failure. */
+    InputStream rest(byte[] before) {
+        return new SplicedInput(before, in, position, limit, sourceEnded ? null : source, readFailure);
+    }
+
+    private static boolean isWhiteSpace(int b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    }
+}

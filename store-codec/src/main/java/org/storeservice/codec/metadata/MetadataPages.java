@@ -1,0 +1,120 @@
+package org.storeservice.codec.metadata;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.function.Function;
+import org.storeservice.codec.CodecRequest;
+import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.wire.ErrorPages;
+
+/**
+ * Answers every GET on the bare endpoint path (no path info): the WSDL ({@code ?WSDL}, any case), the
+ * disco document ({@code ?disco}), the help page, the per-operation pages ({@code ?op=WriteString}), and
+ * the ASMX errors for {@code ?wsdl=x} / {@code ?schema=x}. Built once per codec; thread-safe.
+ *
+ * <p>The query is read as ASMX reads it (wire notes §0, §7): a {@code schema} or {@code wsdl} parameter, or a
+ * bare {@code wsdl}/{@code disco} (case-insensitive) is the Discovery protocol; anything else, including
+ * {@code ?wsdl&foo}, is the Documentation protocol (help page, or an operation page with {@code op}).
+ */
+public final class MetadataPages {
+    /** Origins whose rendered bodies are kept per page, as ASMX keeps the first 10 address variants. */
+    static final int CACHED_ORIGINS = 10;
+
+    static final String XML_CONTENT_TYPE = "text/xml; charset=utf-8";
+    static final String HTML_CONTENT_TYPE = "text/html; charset=utf-8";
+    /** What {@code WebServiceHandler.PrepareContext} sets for a method without CacheDuration. */
+    static final String CACHE_CONTROL = "private, max-age=0";
+
+    static final String WSDL_NOT_FOUND = "XML Web service description was not found.";
+    static final String SCHEMA_NOT_FOUND = "Schema not found.";
+
+    private final String namespace;
+    private final String endpointPath;
+    private final String encodedEndpointPath;
+    private final WsdlDocument wsdl;
+    private final DiscoDocument disco;
+    private final HelpPages help;
+    private final byte[] serviceList;
+    private final MetadataCache wsdlCache = new MetadataCache(CACHED_ORIGINS);
+    private final MetadataCache discoCache = new MetadataCache(CACHED_ORIGINS);
+    private final Map<String, MetadataCache> operationCaches = Map.of(
+            "WriteString", new MetadataCache(CACHED_ORIGINS), "WriteBytes", new MetadataCache(CACHED_ORIGINS));
+
+    /**
+     * Metadata for a service in {@code namespace} at {@code endpointPath} (decoded, e.g. {@code /API/Store.asmx}).
+     *
+     * @throws IllegalArgumentException if the namespace has a character XML cannot carry
+     */
+    public MetadataPages(String namespace, String endpointPath) {
+        if (!MetadataEscaping.isXmlText(namespace)) {
+            throw new IllegalArgumentException("namespace has a character XML does not allow: " + namespace);
+        }
+        this.namespace = namespace;
+        this.endpointPath = endpointPath;
+        this.encodedEndpointPath = MetadataEscaping.percentEncode(endpointPath, ":@/");
+        this.wsdl = new WsdlDocument(namespace);
+        this.disco = new DiscoDocument(namespace);
+        this.help = new HelpPages(namespace, endpointPath);
+        this.serviceList = utf8(help.serviceList());
+    }
+
+    /** The response to {@code request}, a GET whose path is exactly the endpoint path. */
+    public CodecResponse respond(CodecRequest request) {
+        MetadataQuery query = MetadataQuery.parse(request.rawQuery());
+        String bare = query.get(null);
+        // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco
+        if (query.get("schema") != null) {
+            return ErrorPages.plainText(SCHEMA_NOT_FOUND); // the schemas are inline in the WSDL: no id names one
+        }
+        if (query.get("wsdl") != null) {
+            return ErrorPages.plainText(WSDL_NOT_FOUND); // there is one service description and it has no id
+        }
+        if ("wsdl".equalsIgnoreCase(bare)) {
+            MetadataOrigin origin = MetadataOrigin.of(request);
+            return ok(XML_CONTENT_TYPE, wsdlCache.get(origin.key(), key -> utf8(wsdl.render(origin.address(encodedEndpointPath)))));
+        }
+        if ("disco".equalsIgnoreCase(bare)) {
+            MetadataOrigin origin = MetadataOrigin.of(request);
+            return ok(XML_CONTENT_TYPE, discoCache.get(origin.key(), key -> utf8(disco.render(origin.address(encodedEndpointPath)))));
+        }
+        String operation = query.get("op");
+        if (operation == null) {
+            return ok(HTML_CONTENT_TYPE, serviceList);
+        }
+        if (!help.hasOperation(operation)) {
+            return ok(HTML_CONTENT_TYPE, utf8(help.methodNotFound(operation)));
+        }
+        MetadataOrigin origin = MetadataOrigin.of(request);
+        Function<String, byte[]> render =
+                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.host()));
+        return ok(HTML_CONTENT_TYPE, operationCaches.get(operation).get(origin.key(), render));
+    }
+
+    /** How many rendered bodies the caches hold; for tests of the bound. */
+    int cachedBodies() {
+        return wsdlCache.size() + discoCache.size()
+                + operationCaches.values().stream().mapToInt(MetadataCache::size).sum();
+    }
+
+    /** The most {@link #cachedBodies()} can ever be: {@link #CACHED_ORIGINS} per cached page. */
+    int maxCachedBodies() {
+        return CACHED_ORIGINS * (2 + operationCaches.size());
+    }
+
+    private static CodecResponse ok(String contentType, byte[] body) {
+        return CodecResponse.builder(200)
+                .header("Cache-Control", CACHE_CONTROL)
+                .header("Content-Type", contentType)
+                .body(body)
+                .build();
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "MetadataPages{" + endpointPath + ", namespace=" + namespace + '}';
+    }
+}

@@ -1,0 +1,81 @@
+package org.storeservice.codec.soap;
+
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import org.storeservice.api.Status;
+import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.wire.Operation;
+import org.storeservice.codec.wire.TextEscaping;
+
+/**
+ * Writes SOAP responses of one version byte for byte as ASMX does (wire notes §1–4): UTF-8 without BOM,
+ * no indentation, the {@code soap} prefix for both versions, xmlns order soap/xsi/xsd. The eight possible
+ * success responses (2 operations x 2 statuses x 2 versions) are built once per codec. Thread-safe.
+ */
+final class SoapEncoder {
+    private static final String XSI_XSD = " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+            + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
+    private static final String UPGRADE_HEADER = "<soap:Header><soap12:Upgrade xmlns:soap12=\""
+            + SoapVersion.SOAP_12.envelopeNamespace() + "\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
+            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header>";
+
+    private final SoapVersion version;
+    private final String envelopeStart;
+    private final Map<Operation, Map<Status, CodecResponse>> successes = new EnumMap<>(Operation.class);
+
+    SoapEncoder(SoapVersion version, String namespace) {
+        this.version = version;
+        this.envelopeStart = "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\""
+                + version.envelopeNamespace() + '"' + XSI_XSD + '>';
+        String namespaceAttribute = TextEscaping.xmlAttribute(namespace);
+        for (Operation operation : Operation.values()) {
+            Map<Status, CodecResponse> byStatus = new EnumMap<>(Status.class);
+            for (Status status : Status.values()) {
+                String name = operation.wireName();
+                String body = envelopeStart + "<soap:Body><" + name + "Response xmlns=\"" + namespaceAttribute
+                        + "\"><" + name + "Result>" + status.wireName() + "</" + name + "Result></" + name
+                        + "Response></soap:Body></soap:Envelope>";
+                byStatus.put(status, response(200, "private, max-age=0", body));
+            }
+            successes.put(operation, byStatus);
+        }
+    }
+
+    /** The response carrying {@code status} as the result of {@code operation}. */
+    CodecResponse success(Operation operation, Status status) {
+        return successes.get(operation).get(status);
+    }
+
+    /** The fault response for {@code fault}, which must be of this encoder's version. */
+    CodecResponse fault(SoapFault fault) {
+        StringBuilder body = new StringBuilder(512).append(envelopeStart);
+        boolean versionMismatch = fault.code() == FaultCode.VERSION_MISMATCH;
+        if (versionMismatch) {
+            body.append(UPGRADE_HEADER);
+        }
+        String code = "soap:" + version.codeName(fault.code());
+        String reason = TextEscaping.xmlText(fault.reason());
+        // ASMX omits the detail only for header faults (SoapHeaderException): MustUnderstand
+        boolean detail = fault.code() != FaultCode.MUST_UNDERSTAND;
+        body.append("<soap:Body><soap:Fault>");
+        if (version == SoapVersion.SOAP_11) {
+            body.append("<faultcode>").append(code).append("</faultcode><faultstring>").append(reason)
+                    .append("</faultstring>").append(detail ? "<detail />" : "");
+        } else {
+            body.append("<soap:Code><soap:Value>").append(code).append("</soap:Value></soap:Code><soap:Reason>")
+                    .append("<soap:Text xml:lang=\"en\">").append(reason).append("</soap:Text></soap:Reason>")
+                    .append(detail ? "<soap:Detail />" : "");
+        }
+        body.append("</soap:Fault></soap:Body></soap:Envelope>");
+        return response(fault.httpStatus(), "private", body.toString());
+    }
+
+    private CodecResponse response(int status, String cacheControl, String body) {
+        return CodecResponse.builder(status)
+                .header("Cache-Control", cacheControl)
+                .header("Content-Type", version.responseContentType())
+                .body(body.getBytes(StandardCharsets.UTF_8))
+                .build();
+    }
+}

@@ -1,0 +1,96 @@
+package org.storeservice.codec.soap;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.EnumMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.ContentStreamException;
+import org.storeservice.api.Status;
+import org.storeservice.api.Store;
+import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.CodecRequest;
+import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.content.fast.FastPathPolicy;
+import org.storeservice.codec.wire.Operation;
+import org.storeservice.codec.wire.RequestBody;
+import org.storeservice.codec.wire.RequestTooLargeException;
+import org.storeservice.codec.wire.XmlReaders;
+
+/**
+ * A SOAP POST to the endpoint: decodes it, calls the store, encodes the result or the fault.
+ * Thread-safe; built once per codec.
+ */
+public final class SoapEndpoint {
+    private static final Logger log = LoggerFactory.getLogger(SoapEndpoint.class);
+
+    private final Store store;
+    private final SoapDecoder decoder;
+    private final CodecLimits limits;
+    private final Map<SoapVersion, SoapEncoder> encoders = new EnumMap<>(SoapVersion.class);
+
+    public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits) {
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT);
+    }
+
+    public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath) {
+        this.store = store;
+        this.decoder = new SoapDecoder(xmlReaders, namespace, limits, fastPath);
+        this.limits = limits;
+        for (SoapVersion version : SoapVersion.values()) {
+            encoders.put(version, new SoapEncoder(version, namespace));
+        }
+    }
+
+    public CodecResponse handle(CodecRequest request) {
+        String contentType = request.header("Content-Type");
+        String soapAction = request.header("SOAPAction");
+        try {
+            RequestBody body = RequestBody.of(request, limits.maxRequestBytes());
+            try (SoapCall call = decoder.decode(contentType, soapAction, body, body.declaredLength())) {
+                return invoke(call);
+            }
+        } catch (RequestTooLargeException e) {
+            return fault(SoapFault.tooLarge(SoapDecoder.guessVersion(contentType, soapAction)));
+        } catch (SoapFault fault) {
+            return fault(fault);
+        }
+    }
+
+    private CodecResponse invoke(SoapCall call) throws SoapFault {
+        Status status;
+        try {
+            if (call.operation() == Operation.WRITE_STRING) {
+                status = store.writeString(call.key(), call.value());
+            } else {
+                try (InputStream content = call.content()) {
+                    status = store.writeBytes(call.key(), content);
+                }
+            }
+        } catch (ContentStreamException | IOException e) {
+            throw contentFault(call, e);
+        } catch (RuntimeException e) {
+            if (call.contentFailure() != null) {
+                throw call.contentFailure(); // the store wrapped our stream's failure in its own exception
+            }
+            log.warn("The store failed on {}", call.operation().wireName(), e);
+            throw SoapFault.storeFailed(call.version(), String.valueOf(e.getMessage()));
+        }
+        call.finish();
+        return encoders.get(call.version()).success(call.operation(), status);
+    }
+
+    private static SoapFault contentFault(SoapCall call, Exception e) {
+        if (call.contentFailure() != null) {
+            return call.contentFailure();
+        }
+        // reading the spool failed: the server's disk, not the client's request
+        log.warn("Could not read the spooled content of {}", call.operation().wireName(), e);
+        return SoapFault.storeFailed(call.version(), String.valueOf(e.getMessage()));
+    }
+
+    private CodecResponse fault(SoapFault fault) {
+        return encoders.get(fault.version()).fault(fault);
+    }
+}

@@ -1,0 +1,62 @@
+package org.storeservice.codec.wire;
+
+import java.nio.charset.StandardCharsets;
+import org.storeservice.codec.CodecResponse;
+
+/**
+ * ASP.NET's HTML error page for requests no ASMX protocol takes (wire notes §0), in the remote form: the
+ * message only, never a stack trace. The page layout is inferred; the status and message are ASMX's.
+ */
+public final class ErrorPages {
+    /** ASMX's prefix for an exception the web method threw, in SOAP faults and HTTP errors alike. */
+    public static final String UNABLE_TO_PROCESS = "Server was unable to process request. ---> ";
+    static final String UNRECOGNIZED = "Request format is unrecognized.";
+
+    private ErrorPages() {
+    }
+
+    /** 405 for a verb the bare endpoint path does not take. */
+    public static CodecResponse methodNotAllowed() {
+        return page(405, UNRECOGNIZED);
+    }
+
+    /** 500 for a path info no protocol takes ({@code PUT /Store.asmx/WriteString}, {@code /Store.asmx/}). */
+    public static CodecResponse unrecognizedPathInfo(String pathInfo) {
+        return page(500, "Request format is unrecognized for URL unexpectedly ending in '" + pathInfo + "'.");
+    }
+
+    /** 404 for a path outside the endpoint. */
+    public static CodecResponse notFound() {
+        return page(404, "The resource cannot be found.");
+    }
+
+    /** 500 for a failure of our own; the details go to the log, not to the client. */
+    public static CodecResponse internalError() {
+        return page(500, "An error occurred on the server.");
+    }
+
+    /**
+     * An error as ASMX's {@code ServerProtocol.WriteException} writes it for the HTTP and Discovery
+     * protocols: 500, text/plain, the message HTML-encoded ({@code HttpUtility.HtmlEncode}), then CRLF.
+     */
+    public static CodecResponse plainText(String message) {
+        return CodecResponse.builder(500)
+                .header("Cache-Control", "private")
+                .header("Content-Type", "text/plain; charset=utf-8")
+                .body((TextEscaping.html(message) + "\r\n").getBytes(StandardCharsets.UTF_8))
+                .build();
+    }
+
+    private static CodecResponse page(int status, String message) {
+        String text = TextEscaping.html(message);
+        String body = "<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>" + text + "</title>\r\n"
+                + "    </head>\r\n    <body bgcolor=\"white\">\r\n"
+                + "        <h1>Server Error in '/' Application.<hr width=100% size=1 color=silver></h1>\r\n"
+                + "        <h2> <i>" + text + "</i> </h2>\r\n    </body>\r\n</html>\r\n";
+        return CodecResponse.builder(status)
+                .header("Cache-Control", "private")
+                .header("Content-Type", "text/html; charset=utf-8")
+                .body(body.getBytes(StandardCharsets.UTF_8))
+                .build();
+    }
+}
