@@ -36,7 +36,7 @@ final class SoapEncoder {
                 String body = envelopeStart + "<soap:Body><" + name + "Response xmlns=\"" + namespaceAttribute
                         + "\"><" + name + "Result>" + status.wireName() + "</" + name + "Result></" + name
                         + "Response></soap:Body></soap:Envelope>";
-                byStatus.put(status, response(200, "private, max-age=0", body));
+                byStatus.put(status, response(200, "private, max-age=0", body).operation(name).writeResult(status).build());
             }
             successes.put(operation, byStatus);
         }
@@ -68,14 +68,13 @@ final class SoapEncoder {
                     .append(detail ? "<soap:Detail />" : "");
         }
         body.append("</soap:Fault></soap:Body></soap:Envelope>");
-        return response(fault.httpStatus(), "private", body.toString());
+        return response(fault.httpStatus(), "private", body.toString()).build();
     }
 
-    private CodecResponse response(int status, String cacheControl, String body) {
+    private CodecResponse.Builder response(int status, String cacheControl, String body) {
         return CodecResponse.builder(status)
                 .header("Cache-Control", cacheControl)
                 .header("Content-Type", version.responseContentType())
-                .body(body.getBytes(StandardCharsets.UTF_8))
-                .build();
+                .body(body.getBytes(StandardCharsets.UTF_8));
     }
 }
