@@ -86,11 +86,13 @@ final class OperationsOptions {
      *
      * @param environment where {@value #KEYSTORE_PASSWORD_VARIABLE} is looked up
      * @param out standard output, for {@code --access-log -}
+     * @return the metrics to close once the server stopped, or {@code null} without a management port
      * @throws IllegalArgumentException for a combination that cannot work (said in the message)
      * @throws IOException if the users file or the password file cannot be read
      */
-    void apply(StoreServer.Builder builder, Map<String, String> environment, OutputStream out)
+    ServerMetrics apply(StoreServer.Builder builder, Map<String, String> environment, OutputStream out)
             throws IOException {
+        ServerMetrics metrics = null;
         if (managementPort != null) {
             builder.managementPort(managementPort).managementHost(managementHost);
         }
@@ -122,6 +124,11 @@ final class OperationsOptions {
         if (trustedProxies != null) {
             builder.trustedProxies(trustedProxies);
         }
+        if (managementPort != null) {
+            metrics = new ServerMetrics(); // last: nothing above can fail after it is made
+            metrics.addTo(builder, metricsPath);
+        }
+        return metrics;
     }
 
     private char[] keystorePassword(Map<String, String> environment) throws IOException {

@@ -109,8 +109,9 @@ final class ServeCommand implements Callable<Integer> {
         common.applyLogLevel(); // before the first logger: StoreServer's, created below
         context.beforeOpening().accept(common.storageUri);
         StoreServer.Builder builder = serverBuilder();
+        ServerMetrics metrics;
         try {
-            operations.apply(builder, context.environment(), context.out());
+            metrics = operations.apply(builder, context.environment(), context.out());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
         } catch (IOException e) {
@@ -128,11 +129,17 @@ final class ServeCommand implements Callable<Integer> {
             String listening = Failures.listening(e, host, port);
             message(listening != null ? listening : "could not open the storage: " + Failures.describe(e));
             LoggerFactory.getLogger(ServeCommand.class).debug("Start failure", e);
+            if (metrics != null) {
+                metrics.close();
+            }
             return Main.EXIT_FAILURE;
         }
         serving.set(server);
         context.shutdownHooks().accept(new Thread(() -> {
             server.stop();
+            if (metrics != null) {
+                metrics.close();
+            }
             // Requests still in flight at the stop timeout were cut off and logged; the stop itself went as asked.
             context.halt().accept(Main.EXIT_OK);
         }, "store-server-shutdown"));

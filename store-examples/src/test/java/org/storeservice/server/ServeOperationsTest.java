@@ -111,18 +111,32 @@ class ServeOperationsTest {
         HttpResponse<String> ready = get(http, URI.create("http://127.0.0.1:" + managementPort + "/health/ready"));
         assertEquals(200, ready.statusCode());
         assertEquals("{\"status\":\"UP\"}", ready.body());
+        HttpResponse<String> metrics = get(http, URI.create("http://127.0.0.1:" + managementPort + "/metrics"));
+        assertEquals(200, metrics.statusCode());
+        assertTrue(metrics.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain; version=0.0.4"));
+        String scrape = metrics.body();
+        // The two 401s never reached the codec: access control answered them.
+        assertTrue(scrape.contains("store_requests_total{binding=\"httpget\",operation=\"WriteString\",outcome=\"Success\"} 1.0"), scrape);
+        assertTrue(scrape.contains("store_requests_total{binding=\"metadata\",operation=\"wsdl\",outcome=\"Success\"} 1.0"), scrape);
+        assertTrue(scrape.contains("store_request_duration_seconds_count{binding=\"httpget\",operation=\"WriteString\",outcome=\"Success\"} 1"), scrape);
+        assertTrue(scrape.contains("store_request_body_bytes_count{"), scrape);
+        assertTrue(scrape.contains("jvm_memory_used_bytes{"), scrape);
+        assertTrue(scrape.contains("jetty_threads_busy"), scrape);
+        assertTrue(scrape.contains("jetty_connections_"), scrape);
 
         hooks.forEach(Thread::run); // stop: the access log is complete once the server stopped
         hooks.clear();
         List<String> lines = Files.readAllLines(accessLog, UTF_8);
         assertTrue(lines.stream().anyMatch(line -> line.contains(" alice [") && line.contains("\"GET /API/Store.asmx/WriteString?key=k&value=v HTTP/1.1\" 200 ")
-                && line.contains("\"LegacyClient/1.0\"")), String.join("\n", lines));
+                && line.contains("\"LegacyClient/1.0\" httpget WriteString ")), String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(line -> line.contains("?wsdl HTTP/1.1\" 200 ") && line.contains(" metadata wsdl ")),
+                String.join("\n", lines));
         assertTrue(lines.stream().anyMatch(line -> line.contains("\" 401 ")), String.join("\n", lines));
     }
 
     @Test
     void servesHttpsFromAKeystoreWhosePasswordComesFromTheEnvironmentOrAFile() throws Exception {
-        char[] password = "ks-pw".toCharArray();
+        char[] password = "keystore-pw".toCharArray();
         Path keystore = dir.resolve("store.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", new String(password),
@@ -143,7 +157,7 @@ class ServeOperationsTest {
         tls.init(null, trust.getTrustManagers(), null);
         HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(tls).build();
 
-        URI endpoint = serve(Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "ks-pw"), "--port", "0",
+        URI endpoint = serve(Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "keystore-pw"), "--port", "0",
                 "--storage", "memory:", "--tls-keystore", keystore.toString(), "--host", "localhost");
         assertEquals("https", endpoint.getScheme());
         HttpResponse<String> wsdl = get(https, URI.create(endpoint + "?wsdl"));
@@ -154,7 +168,7 @@ class ServeOperationsTest {
         out.reset();
 
         Path passwordFile = dir.resolve("keystore-password");
-        Files.writeString(passwordFile, "ks-pw\n");
+        Files.writeString(passwordFile, "keystore-pw\n");
         int plainPort = freePort();
         endpoint = serve(Map.of(), "--port", "0", "--storage", "memory:", "--tls-keystore", keystore.toString(),
                 "--tls-keystore-password-file", passwordFile.toString(), "--host", "localhost",
@@ -175,7 +189,13 @@ class ServeOperationsTest {
         run = ToolRun.withEnvironment(new byte[0], Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
                 "--port", "0", "--storage", "memory:", "--tls-keystore", dir.resolve("none.p12").toString());
         assertEquals(Main.EXIT_FAILURE, run.status);
-        assertTrue(run.err.contains("cannot read the TLS keystore"), run.err);
+        assertTrue(run.err.startsWith("store-server serve: cannot create or open " + dir.resolve("none.p12")), run.err);
+
+        Path notAKeystore = Files.writeString(dir.resolve("not.p12"), "text");
+        run = ToolRun.withEnvironment(new byte[0], Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
+                "--port", "0", "--storage", "memory:", "--tls-keystore", notAKeystore.toString());
+        assertEquals(Main.EXIT_FAILURE, run.status);
+        assertTrue(run.err.startsWith("store-server serve: cannot read the TLS keystore " + notAKeystore), run.err);
 
         run = ToolRun.withEnvironment(new byte[0], Map.of(), "--port", "0", "--storage", "memory:", "--allow-from", "intranet");
         assertEquals(Main.EXIT_USAGE, run.status);

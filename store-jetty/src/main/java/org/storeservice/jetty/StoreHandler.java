@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.RequestKind;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -183,7 +184,14 @@ public final class StoreHandler extends Handler.Abstract {
     /** The codec's answer to a request whose whole body is {@code body}; {@code null} after an unexpected failure (logged). */
     CodecResponse answer(Request request, HttpURI uri, String path, InputStream body) {
         try {
-            return codec.handle(toCodecRequest(request, uri, path, body));
+            CodecRequest codecRequest = toCodecRequest(request, uri, path, body);
+            CodecResponse answer = codec.handle(codecRequest);
+            if (marksRequests) {
+                RequestKind kind = codec.describe(codecRequest, answer);
+                request.setAttribute(BINDING_ATTRIBUTE, kind.binding().tag());
+                request.setAttribute(OPERATION_ATTRIBUTE, kind.operation());
+            }
+            return answer;
         } catch (RuntimeException | StackOverflowError e) {
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one

@@ -31,6 +31,7 @@ import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.RequestObserver;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -262,11 +263,14 @@ public final class StoreServer implements AutoCloseable {
                 .limits(config.storeLimits)
                 .overwritePolicy(config.overwritePolicy)
                 .build();
-        StoreCodec codec = StoreCodec.builder(store)
+        StoreCodec.Builder codecBuilder = StoreCodec.builder(store)
                 .namespace(config.namespace)
                 .endpointPath(config.endpointPath)
-                .limits(config.codecLimits)
-                .build();
+                .limits(config.codecLimits);
+        if (config.requestObserver != null) {
+            codecBuilder.observer(config.requestObserver);
+        }
+        StoreCodec codec = codecBuilder.build();
 
         HttpConfiguration http = new HttpConfiguration();
         // Say nothing about the software in every response; an attacker needs no version to look up.
@@ -470,6 +474,7 @@ public final class StoreServer implements AutoCloseable {
         private Handler managementHandler;
         private Duration readinessTimeout = DEFAULT_READINESS_TIMEOUT;
         private Consumer<Server> jettyCustomizer;
+        private RequestObserver requestObserver;
 
         private Builder() {
         }
@@ -674,6 +679,15 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
+         * Told of every request the codec answers (see {@link RequestObserver}), for example
+         * {@code store-micrometer}'s {@code StoreMetrics}. None by default: then no clock is read per request.
+         */
+        public Builder requestObserver(RequestObserver observer) {
+            this.requestObserver = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
          * Called with the endpoint's Jetty server, fully assembled, just before it starts: to add beans such as
          * metrics binders for its thread pool and connectors. Not for changing its handlers.
          */
@@ -728,6 +742,7 @@ public final class StoreServer implements AutoCloseable {
             copy.managementHandler = managementHandler;
             copy.readinessTimeout = readinessTimeout;
             copy.jettyCustomizer = jettyCustomizer;
+            copy.requestObserver = requestObserver;
             return copy;
         }
 
