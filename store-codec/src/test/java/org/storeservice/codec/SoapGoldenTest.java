@@ -247,10 +247,16 @@ public class SoapGoldenTest {
         assertResponse(500, FAULT_11, versionMismatch("urn:other"), response);
     }
 
+    /**
+     * Follows SoapServerProtocol.CreateUpgradeHeader / CreateUpgradeEnvelope (referencesource, System.Web.Services;
+     * wire notes §11): each SupportedEnvelope gets {@code qname}, then an explicit {@code xmlns:prefix}.
+     */
     private static String versionMismatch(String rootNamespace) {
         return XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
-                + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
-                + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
+                + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\">"
+                + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\" />"
+                + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\" />"
+                + "</soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
                 + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace " + rootNamespace
                 + " was unexpected. Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>";
     }

@@ -16,9 +16,16 @@ import org.storeservice.codec.wire.TextEscaping;
 final class SoapEncoder {
     private static final String XSI_XSD = " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
             + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
+    /**
+     * SoapServerProtocol.CreateUpgradeEnvelope appends {@code qname}, then an explicit {@code xmlns:prefix} for
+     * the envelope it names (wire notes §11), even where the prefix is already in scope.
+     */
     private static final String UPGRADE_HEADER = "<soap:Header><soap12:Upgrade xmlns:soap12=\""
-            + SoapVersion.SOAP_12.envelopeNamespace() + "\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
-            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header>";
+            + SoapVersion.SOAP_12.envelopeNamespace() + "\">"
+            + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""
+            + SoapVersion.SOAP_11.envelopeNamespace() + "\" />"
+            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""
+            + SoapVersion.SOAP_12.envelopeNamespace() + "\" /></soap12:Upgrade></soap:Header>";
 
     private final SoapVersion version;
     private final String envelopeStart;
