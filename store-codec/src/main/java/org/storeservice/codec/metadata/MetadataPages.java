@@ -86,7 +86,7 @@ public final class MetadataPages {
         }
         MetadataOrigin origin = MetadataOrigin.of(request);
         Function<String, byte[]> render =
-                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.host()));
+                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.authority()));
         return ok(HTML_CONTENT_TYPE, operationCaches.get(operation).get(origin.key(), render));
     }
 
