@@ -80,6 +80,15 @@ class WireDetailsTest {
         assertEquals(4, body.split("Host: " + authority + "\r?\n", -1).length - 1, body);
     }
 
+    @Test
+    void the405AnswersCarryNoAllowHeaderAsAsmxSendsNone() throws IOException {
+        for (String method : new String[] {"PUT", "DELETE", "OPTIONS", "HEAD"}) {
+            String received = exchange(method + " /API/Store.asmx HTTP/1.1\r\nContent-Length: 0\r\n", "");
+            assertEquals("HTTP/1.1 405 Method Not Allowed", statusLine(received), method);
+            assertEquals(null, header(received, "Allow"), received);
+        }
+    }
+
     private static String post(String contentType, String extraHeaders) {
         return "POST /API/Store.asmx HTTP/1.1\r\nContent-Type: " + contentType + "\r\n" + extraHeaders;
     }
