@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.storeservice.api.Status;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.wire.ErrorPages;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.TextEscaping;
 
@@ -43,7 +44,7 @@ final class SoapEncoder {
                 String body = envelopeStart + "<soap:Body><" + name + "Response xmlns=\"" + namespaceAttribute
                         + "\"><" + name + "Result>" + status.wireName() + "</" + name + "Result></" + name
                         + "Response></soap:Body></soap:Envelope>";
-                byStatus.put(status, response(200, "private, max-age=0", body));
+                byStatus.put(status, response(200, ErrorPages.CACHE_PREPARED, body));
             }
             successes.put(operation, byStatus);
         }
@@ -75,7 +76,9 @@ final class SoapEncoder {
                     .append(detail ? "<soap:Detail />" : "");
         }
         body.append("</soap:Fault></soap:Body></soap:Envelope>");
-        return response(fault.httpStatus(), "private", body.toString());
+        // ASMX checks mustUnderstand in WriteReturns, after WebServiceHandler.PrepareContext set max-age 0
+        String cacheControl = fault.code() == FaultCode.MUST_UNDERSTAND ? ErrorPages.CACHE_PREPARED : ErrorPages.CACHE_PRIVATE;
+        return response(fault.httpStatus(), cacheControl, body.toString());
     }
 
     private CodecResponse response(int status, String cacheControl, String body) {

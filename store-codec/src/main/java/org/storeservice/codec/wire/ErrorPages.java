@@ -36,12 +36,29 @@ public final class ErrorPages {
     }
 
     /**
+     * ASP.NET's default {@code Cache-Control}, for errors raised before ASMX's
+     * {@code WebServiceHandler.PrepareContext} runs (while a protocol is chosen and initialised).
+     */
+    public static final String CACHE_PRIVATE = "private";
+    /**
+     * {@code Cache-Control} once {@code WebServiceHandler.PrepareContext} has set max-age 0 (wire notes §4, §11):
+     * success answers, and errors raised after it, while parameters are read or results written.
+     */
+    public static final String CACHE_PREPARED = "private, max-age=0";
+
+    /**
      * An error as ASMX's {@code ServerProtocol.WriteException} writes it for the HTTP and Discovery
-     * protocols: 500, text/plain, the message HTML-encoded ({@code HttpUtility.HtmlEncode}), then CRLF.
+     * protocols: 500, text/plain, the message HTML-encoded ({@code HttpUtility.HtmlEncode}), then CRLF;
+     * raised before {@code PrepareContext}.
      */
     public static CodecResponse plainText(String message) {
+        return plainText(message, CACHE_PRIVATE);
+    }
+
+    /** As {@link #plainText(String)}, with {@code cacheControl} ({@link #CACHE_PRIVATE} or {@link #CACHE_PREPARED}). */
+    public static CodecResponse plainText(String message, String cacheControl) {
         return CodecResponse.builder(500)
-                .header("Cache-Control", "private")
+                .header("Cache-Control", cacheControl)
                 .header("Content-Type", "text/plain; charset=utf-8")
                 .body((TextEscaping.html(message) + "\r\n").getBytes(StandardCharsets.UTF_8))
                 .build();
@@ -54,7 +71,7 @@ public final class ErrorPages {
                 + "        <h1>Server Error in '/' Application.<hr width=100% size=1 color=silver></h1>\r\n"
                 + "        <h2> <i>" + text + "</i> </h2>\r\n    </body>\r\n</html>\r\n";
         return CodecResponse.builder(status)
-                .header("Cache-Control", "private")
+                .header("Cache-Control", CACHE_PRIVATE)
                 .header("Content-Type", "text/html; charset=utf-8")
                 .body(body.getBytes(StandardCharsets.UTF_8))
                 .build();
