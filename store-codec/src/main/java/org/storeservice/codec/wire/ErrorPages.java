@@ -30,6 +30,14 @@ public final class ErrorPages {
         return page(404, "The resource cannot be found.");
     }
 
+    /**
+     * 400 for a query string longer than {@code maxQueryStringLength}: ASP.NET's request validation throws
+     * {@code HttpException(400)} with this message before any handler runs.
+     */
+    public static CodecResponse queryStringTooLong() {
+        return page(400, "The length of the query string for this request exceeds the configured maxQueryStringLength value.");
+    }
+
     /** 500 for a failure of our own; the details go to the log, not to the client. */
     public static CodecResponse internalError() {
         return page(500, "An error occurred on the server.");
