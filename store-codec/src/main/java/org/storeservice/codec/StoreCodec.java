@@ -119,6 +119,9 @@ public final class StoreCodec {
         if (!matches(request.path())) {
             return ErrorPages.notFound();
         }
+        if (request.rawQuery().length() > limits.maxQueryStringLength()) {
+            return ErrorPages.queryStringTooLong(); // ASP.NET checks before any protocol is chosen
+        }
         String pathInfo = request.path().substring(endpointPath.length());
         String method = request.method();
         if (pathInfo.isEmpty()) {

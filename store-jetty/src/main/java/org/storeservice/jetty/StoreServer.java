@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -224,7 +225,9 @@ public final class StoreServer implements AutoCloseable {
         jetty.addConnector(connector);
 
         // Outermost, so that it counts every request in flight and turns new ones away during stop.
-        jetty.setHandler(new GracefulHandler(new StoreHandler(codec, config.minRequestDataRate)));
+        // Other paths get a page that points to the endpoint rather than Jetty's error page.
+        jetty.setHandler(new GracefulHandler(new Handler.Sequence(
+                new StoreHandler(codec, config.minRequestDataRate), new EndpointPointer(config.endpointPath))));
     }
 
     /**

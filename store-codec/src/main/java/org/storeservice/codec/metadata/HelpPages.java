@@ -173,8 +173,9 @@ final class HelpPages {
 
     /**
      * The page of operation {@code name} ({@link #hasOperation} must hold), for a client that reached the
-     * endpoint at {@code address} (absolute, percent-encoded) through host {@code host} (without port, as
-     * ASMX's samples show {@code Uri.Host}).
+     * endpoint at {@code address} (absolute, percent-encoded) through {@code host}, the sample requests' Host
+     * line: the request's Host with its port (a sample copied as it is must reach this server), normalized as
+     * the address is.
      */
     String operation(String name, String address, String host) {
         return operationPages.get(name).render(Map.of(

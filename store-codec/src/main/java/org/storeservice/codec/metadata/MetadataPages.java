@@ -62,12 +62,15 @@ public final class MetadataPages {
     public CodecResponse respond(CodecRequest request) {
         MetadataQuery query = MetadataQuery.parse(request.rawQuery());
         String bare = query.get(null);
-        // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco
+        // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco; it runs
+        // after WebServiceHandler.PrepareContext, so its errors carry max-age 0 (wire notes §11)
         if (query.get("schema") != null) {
-            return ErrorPages.plainText(SCHEMA_NOT_FOUND); // the schemas are inline in the WSDL: no id names one
+            // the schemas are inline in the WSDL: no id names one
+            return ErrorPages.plainText(SCHEMA_NOT_FOUND, ErrorPages.CACHE_PREPARED);
         }
         if (query.get("wsdl") != null) {
-            return ErrorPages.plainText(WSDL_NOT_FOUND); // there is one service description and it has no id
+            // there is one service description and it has no id
+            return ErrorPages.plainText(WSDL_NOT_FOUND, ErrorPages.CACHE_PREPARED);
         }
         if ("wsdl".equalsIgnoreCase(bare)) {
             MetadataOrigin origin = MetadataOrigin.of(request);
@@ -86,7 +89,7 @@ public final class MetadataPages {
         }
         MetadataOrigin origin = MetadataOrigin.of(request);
         Function<String, byte[]> render =
-                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.host()));
+                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.authority()));
         return ok(HTML_CONTENT_TYPE, operationCaches.get(operation).get(origin.key(), render));
     }
 
