@@ -175,6 +175,7 @@ public final class StoreHandler extends Handler.Abstract {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
+                .clientAddresses(Request.getRemoteAddr(request), Request.getLocalAddr(request))
                 .body(body);
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());

@@ -23,6 +23,7 @@ import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -208,6 +209,8 @@ public final class StoreServer implements AutoCloseable {
                 .namespace(config.namespace)
                 .endpointPath(config.endpointPath)
                 .limits(config.codecLimits)
+                .protocols(config.protocols)
+                .wsdl(config.wsdl)
                 .build();
 
         HttpConfiguration http = new HttpConfiguration();
@@ -321,6 +324,8 @@ public final class StoreServer implements AutoCloseable {
         private StoreLimits storeLimits = StoreLimits.defaults();
         private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
         private CodecLimits codecLimits = CodecLimits.defaults();
+        private Protocols protocols = Protocols.all();
+        private String wsdl;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
@@ -394,6 +399,25 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Which of ASMX's protocols are on, as web.config's {@code <webServices><protocols>}; default
+         * {@link Protocols#all()}. See {@link StoreCodec.Builder#protocols}.
+         */
+        public Builder protocols(Protocols protocols) {
+            this.protocols = Objects.requireNonNull(protocols, "protocols");
+            return this;
+        }
+
+        /**
+         * An operator's own WSDL to serve instead of the generated one, addresses rewritten per request;
+         * {@code null} (the default) serves the generated one. Checked when the server starts: see
+         * {@link StoreCodec.Builder#wsdl(String)}.
+         */
+        public Builder wsdl(String document) {
+            this.wsdl = document;
+            return this;
+        }
+
         /** How long a connection may see no traffic before it is closed; default 30 s. */
         public Builder idleTimeout(Duration idleTimeout) {
             this.idleTimeout = positive(idleTimeout, "idleTimeout");
@@ -432,7 +456,8 @@ public final class StoreServer implements AutoCloseable {
         /**
          * A server with this configuration, not yet started.
          *
-         * <p>The endpoint path and namespace are checked by the codec when the server starts.
+         * <p>The endpoint path, namespace and an operator's WSDL are checked by the codec when the server starts
+         * ({@link StoreServer#start()} then throws IllegalArgumentException).
          *
          * @throws IllegalStateException if neither a storage nor a storage URI was given
          */
@@ -454,6 +479,8 @@ public final class StoreServer implements AutoCloseable {
             copy.storeLimits = storeLimits;
             copy.overwritePolicy = overwritePolicy;
             copy.codecLimits = codecLimits;
+            copy.protocols = protocols;
+            copy.wsdl = wsdl;
             copy.idleTimeout = idleTimeout;
             copy.minRequestDataRate = minRequestDataRate;
             copy.stopTimeout = stopTimeout;

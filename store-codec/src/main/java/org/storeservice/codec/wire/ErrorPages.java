@@ -20,6 +20,14 @@ public final class ErrorPages {
         return page(405, UNRECOGNIZED);
     }
 
+    /**
+     * 500 for a request without path info that no enabled protocol takes and whose last protocol had no
+     * opinion (e.g. {@code GET /Store.asmx} with Documentation off).
+     */
+    public static CodecResponse unrecognized() {
+        return page(500, UNRECOGNIZED);
+    }
+
     /** 500 for a path info no protocol takes ({@code PUT /Store.asmx/WriteString}, {@code /Store.asmx/}). */
     public static CodecResponse unrecognizedPathInfo(String pathInfo) {
         return page(500, "Request format is unrecognized for URL unexpectedly ending in '" + pathInfo + "'.");

@@ -93,7 +93,7 @@ class MetadataPagesTest {
 
         assertEquals(200, response.status());
         assertEquals(HTML_HEADERS, response.headers());
-        assertEquals(new HelpPages(StoreCodec.DEFAULT_NAMESPACE, "/API/Store.asmx").serviceList(),
+        assertEquals(new HelpPages(StoreCodec.DEFAULT_NAMESPACE, "/API/Store.asmx", org.storeservice.codec.Protocols.all()).serviceList(),
                 new String(response.bodyBytes(), StandardCharsets.UTF_8));
     }
 
