@@ -80,6 +80,16 @@ public final class CodecLimits {
      */
     public static final long DEFAULT_BODY_MEMORY_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
+    /**
+     * Default longest query string, in chars: {@link Integer#MAX_VALUE}, i.e. no limit of ASP.NET's kind. The
+     * server's own request-line limit (Jetty's and Tomcat's 8 KiB head) already bounds memory, and ASP.NET's
+     * {@code maxQueryStringLength} (2,048) is usually raised together with IIS's {@code maxQueryString} for HTTP
+     * GET clients (a 256-byte WriteBytes is ~3,000 chars of {@code content=}), which must keep working. Set it to
+     * answer longer queries as ASP.NET does: 400 and its error page, "The length of the query string for this
+     * request exceeds the configured maxQueryStringLength value."
+     */
+    public static final int DEFAULT_MAX_QUERY_STRING_LENGTH = Integer.MAX_VALUE;
+
     private static final CodecLimits DEFAULTS = builder().build();
 
     private final long maxRequestBytes;
@@ -92,6 +102,7 @@ public final class CodecLimits {
     private final int spoolMemoryBytes;
     private final int bodyMemoryBytes;
     private final long bodyMemoryBudgetBytes;
+    private final int maxQueryStringLength;
 
     private CodecLimits(Builder builder) {
         this.maxRequestBytes = builder.maxRequestBytes;
@@ -104,6 +115,7 @@ public final class CodecLimits {
         this.spoolMemoryBytes = builder.spoolMemoryBytes;
         this.bodyMemoryBytes = builder.bodyMemoryBytes;
         this.bodyMemoryBudgetBytes = builder.bodyMemoryBudgetBytes;
+        this.maxQueryStringLength = builder.maxQueryStringLength;
     }
 
     public static CodecLimits defaults() {
@@ -126,7 +138,8 @@ public final class CodecLimits {
                 .maxParameterNames(maxParameterNames)
                 .spoolMemoryBytes(spoolMemoryBytes)
                 .bodyMemoryBytes(bodyMemoryBytes)
-                .bodyMemoryBudgetBytes(bodyMemoryBudgetBytes);
+                .bodyMemoryBudgetBytes(bodyMemoryBudgetBytes)
+                .maxQueryStringLength(maxQueryStringLength);
     }
 
     /** Largest accepted request body, in bytes. */
@@ -179,6 +192,11 @@ public final class CodecLimits {
         return bodyMemoryBudgetBytes;
     }
 
+    /** Longest accepted query string ({@link CodecRequest#rawQuery()}), in chars. */
+    public int maxQueryStringLength() {
+        return maxQueryStringLength;
+    }
+
     @Override
     public String toString() {
         return "CodecLimits{maxRequestBytes=" + maxRequestBytes + ", maxElementDepth=" + maxElementDepth
@@ -186,7 +204,8 @@ public final class CodecLimits {
                 + ", maxAttributeValueLength=" + maxAttributeValueLength + ", maxTextLength=" + maxTextLength
                 + ", maxElementCount=" + maxElementCount + ", maxParameterNames=" + maxParameterNames
                 + ", spoolMemoryBytes=" + spoolMemoryBytes + ", bodyMemoryBytes=" + bodyMemoryBytes
-                + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes + '}';
+                + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes
+                + ", maxQueryStringLength=" + maxQueryStringLength + '}';
     }
 
     /** Builds {@link CodecLimits}; starts from the defaults. Not thread-safe. */
@@ -201,6 +220,7 @@ public final class CodecLimits {
         private int spoolMemoryBytes = DEFAULT_SPOOL_MEMORY_BYTES;
         private int bodyMemoryBytes = DEFAULT_BODY_MEMORY_BYTES;
         private long bodyMemoryBudgetBytes = DEFAULT_BODY_MEMORY_BUDGET_BYTES;
+        private int maxQueryStringLength = DEFAULT_MAX_QUERY_STRING_LENGTH;
 
         private Builder() {
         }
@@ -260,6 +280,12 @@ public final class CodecLimits {
         /** @see #DEFAULT_BODY_MEMORY_BYTES */
         public Builder bodyMemoryBytes(int bodyMemoryBytes) {
             this.bodyMemoryBytes = atLeast(0, bodyMemoryBytes, "bodyMemoryBytes");
+            return this;
+        }
+
+        /** @see #DEFAULT_MAX_QUERY_STRING_LENGTH */
+        public Builder maxQueryStringLength(int maxQueryStringLength) {
+            this.maxQueryStringLength = atLeast(0, maxQueryStringLength, "maxQueryStringLength");
             return this;
         }
 

@@ -20,6 +20,8 @@ public final class CodecRequest {
     private final String path;
     private final String rawQuery;
     private final String scheme;
+    private final String remoteAddress;
+    private final boolean local;
     private final Map<String, List<String>> headers;
     private final InputStream body;
 
@@ -28,6 +30,9 @@ public final class CodecRequest {
         this.path = builder.path;
         this.rawQuery = builder.rawQuery;
         this.scheme = builder.scheme;
+        this.remoteAddress = builder.remoteAddress;
+        this.local = builder.remoteAddress != null && (isLoopback(builder.remoteAddress)
+                || builder.remoteAddress.equalsIgnoreCase(builder.localAddress));
         // Handed over, not copied: the values are immutable lists, and the builder copies the map before
         // it changes it again (one copy less per request than copying here).
         this.headers = Collections.unmodifiableMap(builder.headers);
@@ -41,6 +46,8 @@ public final class CodecRequest {
         this.path = request.path;
         this.rawQuery = request.rawQuery;
         this.scheme = request.scheme;
+        this.remoteAddress = request.remoteAddress;
+        this.local = request.local;
         this.headers = request.headers;
         this.body = body;
     }
@@ -77,6 +84,29 @@ public final class CodecRequest {
         return scheme;
     }
 
+    /** The client's IP address as the connection shows it, or {@code null} if the adapter did not set it. */
+    public String remoteAddress() {
+        return remoteAddress;
+    }
+
+    /**
+     * Whether the client is on this machine, as ASP.NET's {@code Request.IsLocal} decides: its address is a
+     * loopback address or equals the server's address on the connection. False when no address was set.
+     * Decides {@link Protocol#HTTP_POST_LOCALHOST}.
+     */
+    public boolean isLocal() {
+        return local;
+    }
+
+    /** {@code 127.0.0.0/8} or {@code ::1} (also IPv4-mapped), read from the literal alone: never a DNS lookup. */
+    private static boolean isLoopback(String address) {
+        String a = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1) : address;
+        if (a.regionMatches(true, 0, "::ffff:", 0, 7)) {
+            a = a.substring(7);
+        }
+        return a.startsWith("127.") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1");
+    }
+
     /** The first value of header {@code name} (case-insensitive), or {@code null} if absent. */
     public String header(String name) {
         List<String> values = headers.get(name);
@@ -109,6 +139,8 @@ public final class CodecRequest {
         private final String path;
         private String rawQuery = "";
         private String scheme = "http";
+        private String remoteAddress;
+        private String localAddress;
         /** Header values as immutable lists; copied before a change once a built request shares it. */
         private TreeMap<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private boolean headersShared;
@@ -127,6 +159,16 @@ public final class CodecRequest {
 
         public Builder scheme(String scheme) {
             this.scheme = Objects.requireNonNull(scheme, "scheme").toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /**
+         * The client's IP address (a literal such as {@code 127.0.0.1} or {@code ::1}) and the server's own
+         * address on this connection ({@code null} if unknown): together they decide {@link CodecRequest#isLocal()}.
+         */
+        public Builder clientAddresses(String remoteAddress, String localAddress) {
+            this.remoteAddress = remoteAddress;
+            this.localAddress = localAddress;
             return this;
         }
 

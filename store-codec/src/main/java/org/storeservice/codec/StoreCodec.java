@@ -30,9 +30,8 @@ public final class StoreCodec {
     private final String namespace;
     private final String endpointPath;
     private final CodecLimits limits;
-    private final SoapEndpoint soap;
-    private final HttpEndpoint http;
-    private final MetadataPages metadataPages;
+    private final Protocols protocols;
+    private final ProtocolDispatch protocolDispatch;
     private final BodyMemoryBudget bodyMemoryBudget;
     /** Told of every answer; {@code null} for none, and then no clock is read. */
     private final RequestObserver observer;
@@ -42,9 +41,12 @@ public final class StoreCodec {
         this.namespace = builder.namespace;
         this.endpointPath = builder.endpointPath;
         this.limits = builder.limits;
-        this.soap = new SoapEndpoint(store, new XmlReaders(limits), namespace, limits);
-        this.http = new HttpEndpoint(store, namespace, limits);
-        this.metadataPages = new MetadataPages(namespace, endpointPath);
+        this.protocols = builder.protocols;
+        XmlReaders xmlReaders = new XmlReaders(limits);
+        this.protocolDispatch = new ProtocolDispatch(protocols,
+                new SoapEndpoint(store, xmlReaders, namespace, limits),
+                new HttpEndpoint(store, namespace, limits),
+                new MetadataPages(namespace, endpointPath, protocols, builder.wsdl));
         this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());
         this.observer = builder.observer;
     }
@@ -64,6 +66,11 @@ public final class StoreCodec {
 
     public CodecLimits limits() {
         return limits;
+    }
+
+    /** The protocols this codec answers ({@link Builder#protocols}). */
+    public Protocols protocols() {
+        return protocols;
     }
 
     /**
@@ -156,24 +163,15 @@ public final class StoreCodec {
         }
     }
 
-    /** ASMX's protocol selection (wire notes §0). */
+    /** ASMX's protocol selection (wire notes §0): see {@link ProtocolDispatch}. */
     private CodecResponse dispatch(CodecRequest request) {
         if (!matches(request.path())) {
             return ErrorPages.notFound();
         }
-        String pathInfo = request.path().substring(endpointPath.length());
-        String method = request.method();
-        if (pathInfo.isEmpty()) {
-            return switch (method) {
-                case "POST" -> soap.handle(request);
-                case "GET" -> metadataPages.respond(request);
-                default -> ErrorPages.methodNotAllowed();
-            };
+        if (request.rawQuery().length() > limits.maxQueryStringLength()) {
+            return ErrorPages.queryStringTooLong(); // ASP.NET checks before any protocol is chosen
         }
-        if (pathInfo.length() >= 2 && (method.equals("GET") || method.equals("POST"))) {
-            return http.handle(request, pathInfo, method.equals("POST"));
-        }
-        return ErrorPages.unrecognizedPathInfo(pathInfo);
+        return protocolDispatch.dispatch(request, request.path().substring(endpointPath.length()));
     }
 
     /** Builds a {@link StoreCodec}. Not thread-safe. */
@@ -182,6 +180,8 @@ public final class StoreCodec {
         private String namespace = DEFAULT_NAMESPACE;
         private String endpointPath = DEFAULT_ENDPOINT_PATH;
         private CodecLimits limits = CodecLimits.defaults();
+        private Protocols protocols = Protocols.all();
+        private String wsdl;
         private RequestObserver observer;
 
         private Builder(Store store) {
@@ -222,6 +222,39 @@ public final class StoreCodec {
             return this;
         }
 
+        /**
+         * Which protocols are on, as web.config's {@code <webServices><protocols>}; default {@link Protocols#all()}.
+         * A protocol that is off answers as ASMX answers it removed, and the WSDL, disco and help pages leave it out.
+         */
+        public Builder protocols(Protocols protocols) {
+            this.protocols = Objects.requireNonNull(protocols, "protocols");
+            return this;
+        }
+
+        /**
+         * Serve {@code document}, an operator's own WSDL (e.g. the one the clients were generated from), on
+         * {@code ?wsdl} instead of the generated one, with every port's address rewritten to the address the
+         * client used, as ASMX rewrites its own. {@link #build()} checks that it describes this service: the
+         * codec's namespace, the operations WriteString and WriteBytes with the right messages, and a binding
+         * for every enabled protocol; {@code null} (the default) serves the generated WSDL.
+         */
+        public Builder wsdl(String document) {
+            this.wsdl = document;
+            return this;
+        }
+
+        /** As {@link #wsdl(String)}, for the document's bytes (its XML declaration or BOM gives the encoding). */
+        public Builder wsdl(byte[] document) {
+            this.wsdl = document == null ? null : MetadataPages.decodeWsdl(document);
+            return this;
+        }
+
+        /**
+         * The codec.
+         *
+         * @throws IllegalArgumentException if an operator's {@link #wsdl} does not describe this service, saying
+         *                                  precisely what differs
+         */
         public StoreCodec build() {
             return new StoreCodec(this);
         }

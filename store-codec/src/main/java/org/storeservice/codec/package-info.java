@@ -3,8 +3,11 @@
  *
  * <p>The streaming round trip of one request:
  * <ol>
- *   <li><b>Bytes in.</b> A server adapter builds a {@link org.storeservice.codec.CodecRequest} (method, path, query,
- *       headers, the body as an {@link java.io.InputStream}) and calls {@link org.storeservice.codec.StoreCodec#handle}.
+ *   <li><b>Bytes in.</b> A server adapter collects the body as it arrives, without a thread waiting for the client,
+ *       into a {@link org.storeservice.codec.RequestBodyBuffer} (memory within the codec's
+ *       {@link org.storeservice.codec.BodyMemoryBudget}, then a temporary file). Once the body is complete it builds a
+ *       {@link org.storeservice.codec.CodecRequest} (method, path, query, headers, the buffered body as an
+ *       {@link java.io.InputStream}) and calls {@link org.storeservice.codec.StoreCodec#handle}.
  *       The body is counted as it is read: no more than {@link org.storeservice.codec.CodecLimits#maxRequestBytes()}
  *       + 1 bytes are ever taken from the server.</li>
  *   <li><b>Dispatch.</b> {@code StoreCodec} picks the protocol as ASMX does: a POST to the endpoint is SOAP 1.1 or

@@ -85,7 +85,7 @@ class DispatchTest {
         assertEquals("text/html; charset=utf-8", help.header("Content-Type"));
 
         CodecResponse unknownWsdl = fixture.handle(Fixture.get(PATH, "wsdl=x"));
-        assertResponse(500, headers("private", "text/plain; charset=utf-8"),
+        assertResponse(500, headers("private, max-age=0", "text/plain; charset=utf-8"),
                 "XML Web service description was not found.\r\n", unknownWsdl);
     }
 }

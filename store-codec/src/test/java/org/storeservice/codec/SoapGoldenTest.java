@@ -40,6 +40,9 @@ public class SoapGoldenTest {
             headers("private, max-age=0", "application/soap+xml; charset=utf-8");
     private static final List<Map.Entry<String, String>> FAULT_11 = headers("private", "text/xml; charset=utf-8");
     private static final List<Map.Entry<String, String>> FAULT_12 = headers("private", "application/soap+xml; charset=utf-8");
+    private static final List<Map.Entry<String, String>> MUST_UNDERSTAND_11 = headers("private, max-age=0", "text/xml; charset=utf-8");
+    private static final List<Map.Entry<String, String>> MUST_UNDERSTAND_12 =
+            headers("private, max-age=0", "application/soap+xml; charset=utf-8");
 
     private final Fixture fixture = new Fixture();
 
@@ -247,10 +250,16 @@ public class SoapGoldenTest {
         assertResponse(500, FAULT_11, versionMismatch("urn:other"), response);
     }
 
+    /**
+     * Follows SoapServerProtocol.CreateUpgradeHeader / CreateUpgradeEnvelope (referencesource, System.Web.Services;
+     * wire notes §11): each SupportedEnvelope gets {@code qname}, then an explicit {@code xmlns:prefix}.
+     */
     private static String versionMismatch(String rootNamespace) {
         return XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD + "><soap:Header>"
-                + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
-                + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
+                + "<soap12:Upgrade xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\">"
+                + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\" />"
+                + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\"http://www.w3.org/2003/05/soap-envelope\" />"
+                + "</soap12:Upgrade></soap:Header><soap:Body><soap:Fault>"
                 + "<faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace " + rootNamespace
                 + " was unexpected. Expecting http://schemas.xmlsoap.org/soap/envelope/.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>";
     }
@@ -304,13 +313,14 @@ public class SoapGoldenTest {
         String header = "<soap:Header><Auth xmlns=\"urn:x\" soap:mustUnderstand=\"1\">t</Auth></soap:Header>";
         CodecResponse response = fixture.handle(soap11Post("WriteString", "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\">"
                 + header + "<soap:Body>" + writeString("k", "v") + "</soap:Body></soap:Envelope>"));
-        // a header fault (SoapHeaderException) has no detail element
-        assertResponse(500, FAULT_11, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD
+        // a header fault (SoapHeaderException) has no detail element; raised in WriteReturns, after
+        // PrepareContext set max-age 0 (wire notes §3, §11)
+        assertResponse(500, MUST_UNDERSTAND_11, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"" + XSI_XSD
                 + "><soap:Body><soap:Fault><faultcode>soap:MustUnderstand</faultcode><faultstring>SOAP header Auth was not understood."
                 + "</faultstring></soap:Fault></soap:Body></soap:Envelope>", response);
         CodecResponse soap12 = fixture.handle(soap12Post("<soap:Envelope xmlns:soap=\"" + SOAP12 + "\">"
                 + header.replace("\"1\"", "\"true\"") + "<soap:Body>" + writeBytes("k", "aGk=") + "</soap:Body></soap:Envelope>"));
-        assertResponse(500, FAULT_12, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"" + XSI_XSD
+        assertResponse(500, MUST_UNDERSTAND_12, XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP12 + "\"" + XSI_XSD
                 + "><soap:Body><soap:Fault><soap:Code><soap:Value>soap:MustUnderstand</soap:Value></soap:Code><soap:Reason>"
                 + "<soap:Text xml:lang=\"en\">SOAP header Auth was not understood.</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>", soap12);
         fixture.assertNothingStored();

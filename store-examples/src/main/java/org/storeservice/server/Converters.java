@@ -3,6 +3,7 @@ package org.storeservice.server;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
+import org.storeservice.codec.Protocols;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -46,6 +47,18 @@ final class Converters {
                 throw new TypeConversionException(value + " is outside 0.001..31536000 seconds");
             }
             return Duration.ofNanos(seconds.movePointRight(9).longValue());
+        }
+    }
+
+    /** ASMX's protocol names, comma-separated: {@code HttpSoap,HttpSoap12,Documentation}. */
+    static final class ProtocolList implements ITypeConverter<Protocols> {
+        @Override
+        public Protocols convert(String value) {
+            try {
+                return Protocols.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 

@@ -2,12 +2,15 @@ package org.storeservice.server;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.jetty.StoreServer;
 import picocli.CommandLine.Command;
@@ -67,6 +70,18 @@ final class ServeCommand implements Callable<Integer> {
             description = "Longest key stored, in UTF-16 chars. Env: STORE_MAX_KEY_LENGTH.")
     int maxKeyLength;
 
+    @Option(names = "--protocols", paramLabel = "LIST", defaultValue = "HttpSoap,HttpSoap12,HttpGet,HttpPost,HttpPostLocalhost,Documentation",
+            converter = Converters.ProtocolList.class,
+            description = "Protocols on, as web.config's <webServices><protocols>, comma-separated: HttpSoap, HttpSoap12,"
+                    + " HttpGet, HttpPost, HttpPostLocalhost (form POSTs from this machine), Documentation (help pages,"
+                    + " WSDL, disco). One left out answers as ASMX answers it removed. Env: STORE_PROTOCOLS.")
+    Protocols protocols;
+
+    @Option(names = "--wsdl", paramLabel = "FILE",
+            description = "Serve this WSDL (UTF-8) on ?wsdl instead of the generated one, its port addresses rewritten"
+                    + " to the address each client used; checked at start to describe this service. Env: STORE_WSDL.")
+    Path wsdl;
+
     /** {@link StoreServer#DEFAULT_IDLE_TIMEOUT}, which an annotation cannot name (a test checks they agree). */
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30", converter = Converters.Seconds.class,
             description = "Close a connection silent for this long. Env: STORE_IDLE_TIMEOUT.")
@@ -91,9 +106,15 @@ final class ServeCommand implements Callable<Integer> {
         this.serving = serving;
     }
 
-    /** A server configured by these options. */
-    StoreServer.Builder serverBuilder() {
+    /**
+     * A server configured by these options.
+     *
+     * @throws IOException if the {@code --wsdl} file cannot be read
+     */
+    StoreServer.Builder serverBuilder() throws IOException {
         return StoreServer.builder()
+                .protocols(protocols)
+                .wsdl(wsdl == null ? null : Files.readString(wsdl))
                 .port(port)
                 .host(host)
                 .storageUri(common.storageUri)
@@ -108,7 +129,13 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() {
         common.applyLogLevel(); // before the first logger: StoreServer's, created below
         context.beforeOpening().accept(common.storageUri);
-        StoreServer.Builder builder = serverBuilder();
+        StoreServer.Builder builder;
+        try {
+            builder = serverBuilder();
+        } catch (IOException e) {
+            message("--wsdl " + wsdl + ": cannot read it as UTF-8 text: " + Failures.describe(e));
+            return Main.EXIT_FAILURE;
+        }
         ServerMetrics metrics;
         try {
             metrics = operations.apply(builder, context.environment(), context.out());
@@ -122,6 +149,10 @@ final class ServeCommand implements Callable<Integer> {
         try {
             server = builder.build().start();
         } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("WSDL: ")) {
+                message("--wsdl " + wsdl + ": " + e.getMessage().substring("WSDL: ".length()).replaceAll("\\R", " "));
+                return Main.EXIT_FAILURE;
+            }
             // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
         } catch (IOException | RuntimeException e) {

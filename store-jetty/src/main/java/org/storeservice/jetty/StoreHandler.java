@@ -50,7 +50,8 @@ import org.storeservice.codec.StoreCodec;
  * decoded, and storing the coded bytes as the value would be wrong.
  *
  * <p>An unexpected failure of the codec becomes a plain {@code 500} whose body names no internals; the
- * exception goes to the log. Immutable and thread-safe.
+ * exception goes to the log. Over HTTP/1.x the status line carries ASP.NET's reason phrase
+ * ({@code 500 Internal Server Error}, not Jetty's {@code Server Error}). Immutable and thread-safe.
  */
 public final class StoreHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(StoreHandler.class);
@@ -153,6 +154,7 @@ public final class StoreHandler extends Handler.Abstract {
         if (path == null || !codec.matches(path)) {
             return false;
         }
+        ReasonPhrases.install(request);
         if (hasUnknownTransferCoding(request)) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
             writePlain(501, NOT_IMPLEMENTED_BODY, response, callback);
@@ -205,6 +207,7 @@ public final class StoreHandler extends Handler.Abstract {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
+                .clientAddresses(Request.getRemoteAddr(request), Request.getLocalAddr(request))
                 .body(body);
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());

@@ -31,6 +31,7 @@ import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.RequestObserver;
 import org.storeservice.codec.StoreCodec;
 
@@ -266,7 +267,9 @@ public final class StoreServer implements AutoCloseable {
         StoreCodec.Builder codecBuilder = StoreCodec.builder(store)
                 .namespace(config.namespace)
                 .endpointPath(config.endpointPath)
-                .limits(config.codecLimits);
+                .limits(config.codecLimits)
+                .protocols(config.protocols)
+                .wsdl(config.wsdl);
         if (config.requestObserver != null) {
             codecBuilder.observer(config.requestObserver);
         }
@@ -301,7 +304,10 @@ public final class StoreServer implements AutoCloseable {
             jetty.setRequestLog(new CustomRequestLog(config.accessLog, ACCESS_LOG_FORMAT));
         }
 
-        Handler handler = new StoreHandler(codec, config.minRequestDataRate, config.accessLog != null);
+        // Other paths get a page that points to the endpoint rather than Jetty's error page.
+        Handler handler = new Handler.Sequence(
+                new StoreHandler(codec, config.minRequestDataRate, config.accessLog != null),
+                new EndpointPointer(config.endpointPath));
         if (config.users != null) {
             handler = new BasicAuthHandler(config.users, config.realm, codec.endpointPath(), config.publicMetadata, handler);
         }
@@ -456,6 +462,8 @@ public final class StoreServer implements AutoCloseable {
         private StoreLimits storeLimits = StoreLimits.defaults();
         private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
         private CodecLimits codecLimits = CodecLimits.defaults();
+        private Protocols protocols = Protocols.all();
+        private String wsdl;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
@@ -541,6 +549,25 @@ public final class StoreServer implements AutoCloseable {
         /** Limits on requests, among them the request size; default {@link CodecLimits#defaults()}. */
         public Builder codecLimits(CodecLimits codecLimits) {
             this.codecLimits = Objects.requireNonNull(codecLimits, "codecLimits");
+            return this;
+        }
+
+        /**
+         * Which of ASMX's protocols are on, as web.config's {@code <webServices><protocols>}; default
+         * {@link Protocols#all()}. See {@link StoreCodec.Builder#protocols}.
+         */
+        public Builder protocols(Protocols protocols) {
+            this.protocols = Objects.requireNonNull(protocols, "protocols");
+            return this;
+        }
+
+        /**
+         * An operator's own WSDL to serve instead of the generated one, addresses rewritten per request;
+         * {@code null} (the default) serves the generated one. Checked when the server starts: see
+         * {@link StoreCodec.Builder#wsdl(String)}.
+         */
+        public Builder wsdl(String document) {
+            this.wsdl = document;
             return this;
         }
 
@@ -699,7 +726,8 @@ public final class StoreServer implements AutoCloseable {
         /**
          * A server with this configuration, not yet started.
          *
-         * <p>The endpoint path and namespace are checked by the codec when the server starts.
+         * <p>The endpoint path, namespace and an operator's WSDL are checked by the codec when the server starts
+         * ({@link StoreServer#start()} then throws IllegalArgumentException).
          *
          * @throws IllegalStateException if neither a storage nor a storage URI was given
          */
@@ -724,6 +752,8 @@ public final class StoreServer implements AutoCloseable {
             copy.storeLimits = storeLimits;
             copy.overwritePolicy = overwritePolicy;
             copy.codecLimits = codecLimits;
+            copy.protocols = protocols;
+            copy.wsdl = wsdl;
             copy.idleTimeout = idleTimeout;
             copy.minRequestDataRate = minRequestDataRate;
             copy.stopTimeout = stopTimeout;

@@ -194,6 +194,7 @@ public final class StoreServlet extends HttpServlet {
                         pathInfo == null ? codec.endpointPath() : codec.endpointPath() + pathInfo)
                 .rawQuery(request.getQueryString())
                 .scheme(request.getScheme())
+                .clientAddresses(request.getRemoteAddr(), request.getLocalAddr())
                 .body(body);
         for (String name : Collections.list(request.getHeaderNames())) {
             for (String value : Collections.list(request.getHeaders(name))) {

@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.storeservice.codec.Protocol;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.codec.wire.Operation;
 
@@ -139,10 +141,16 @@ final class HelpPages {
 
     private final String serviceList;
     private final Map<String, MetadataTemplate> operationPages;
+    /** The pages a local client gets: with HTTP POST (sample and test form) when only HttpPostLocalhost allows it. */
+    private final Map<String, MetadataTemplate> localOperationPages;
     private final MetadataTemplate methodNotFound;
 
-    /** Pages for a service in {@code namespace} served at {@code endpointPath} (decoded, e.g. {@code /API/Store.asmx}). */
-    HelpPages(String namespace, String endpointPath) {
+    /**
+     * Pages for a service in {@code namespace} served at {@code endpointPath} (decoded, e.g. {@code /API/Store.asmx})
+     * with {@code protocols} on: an operation page shows the samples of the protocols in the WSDL, and for a
+     * local client also HTTP POST when HttpPostLocalhost is on (ASMX's "wsdlsWithPost").
+     */
+    HelpPages(String namespace, String endpointPath, Protocols protocols) {
         String path = MetadataEscaping.percentEncode(endpointPath, ":@/");
         String fileName = MetadataEscaping.aspNetUrlEncode(endpointPath.substring(endpointPath.lastIndexOf('/') + 1));
         Map<String, String> config = Map.of(
@@ -154,11 +162,24 @@ final class HelpPages {
 
         String list = OPERATION_LIST + (StoreCodec.DEFAULT_NAMESPACE.equals(namespace) ? TEMPURI_ADVICE : "");
         this.serviceList = page(list).bind(config).render(Map.of());
-        this.operationPages = OPERATIONS.stream().collect(Collectors.toUnmodifiableMap(Operation::name,
-                op -> page(operationContent(op)).bind(config).bind(Map.of(
+        boolean post = protocols.contains(Protocol.HTTP_POST);
+        this.operationPages = operationPages(namespace, config, protocols, post);
+        this.localOperationPages = !post && protocols.contains(Protocol.HTTP_POST_LOCALHOST)
+                ? operationPages(namespace, config, protocols, true) : operationPages;
+        this.methodNotFound = page(METHOD_NOT_FOUND).bind(config);
+    }
+
+    private static Map<String, MetadataTemplate> operationPages(String namespace, Map<String, String> config,
+            Protocols protocols, boolean post) {
+        return OPERATIONS.stream().collect(Collectors.toUnmodifiableMap(Operation::name,
+                op -> page(operationContent(op, protocols, post)).bind(config).bind(Map.of(
                         "action", MetadataEscaping.markup(
                                 org.storeservice.codec.wire.Operation.byWireName(op.name()).soapAction(namespace))))));
-        this.methodNotFound = page(METHOD_NOT_FOUND).bind(config);
+    }
+
+    /** Whether a local client gets other operation pages than a remote one. */
+    boolean localPagesDiffer() {
+        return localOperationPages != operationPages;
     }
 
     /** The service page ({@code GET Store.asmx}); the same for every request. */
@@ -173,11 +194,12 @@ final class HelpPages {
 
     /**
      * The page of operation {@code name} ({@link #hasOperation} must hold), for a client that reached the
-     * endpoint at {@code address} (absolute, percent-encoded) through host {@code host} (without port, as
-     * ASMX's samples show {@code Uri.Host}).
+     * endpoint at {@code address} (absolute, percent-encoded) through {@code host}, the sample requests' Host
+     * line: the request's Host with its port (a sample copied as it is must reach this server), normalized as
+     * the address is; {@code local} if the client is on this machine.
      */
-    String operation(String name, String address, String host) {
-        return operationPages.get(name).render(Map.of(
+    String operation(String name, String address, String host, boolean local) {
+        return (local ? localOperationPages : operationPages).get(name).render(Map.of(
                 "address", MetadataEscaping.markup(address), "host", MetadataEscaping.markup(host)));
     }
 
@@ -190,11 +212,14 @@ final class HelpPages {
         return MetadataTemplate.of((PAGE_START + content + PAGE_END).replace("\n", "\r\n"));
     }
 
-    private static String operationContent(Operation op) {
+    /** An operation's page content, with the samples of {@code protocols}, HTTP POST's only if {@code post}. */
+    private static String operationContent(Operation op, Protocols protocols, boolean post) {
         StringBuilder html = new StringBuilder("      <div>\n").append(LINK_BACK)
                 .append("        <h2>").append(op.name()).append("</h2>\n")
                 .append("        <h3>Test</h3>\n");
-        if (op.primitiveParameters()) {
+        if (!post) {
+            html.append("        <p>The test form is only available for requests from the local machine.</p>\n");
+        } else if (op.primitiveParameters()) {
             html.append("        <p>To test the operation using the HTTP POST protocol, click the 'Invoke' button.</p>\n")
                     .append("        <form target=\"_blank\" action=\"{{address}}/").append(op.name())
                     .append("\" method=\"post\" enctype=\"application/x-www-form-urlencoded\">\n")
@@ -224,25 +249,33 @@ final class HelpPages {
                 + "\n\n&lt;?xml version=\"1.0\" encoding=\"utf-8\"?&gt;\n&lt;Status xmlns=\"{{tnsInXml}}\"&gt;"
                 + ENUM_VALUE + "&lt;/Status&gt;";
 
-        section(html, "SOAP 1.1",
-                "POST {{path}} HTTP/1.1\nHost: {{host}}\nContent-Type: text/xml; charset=utf-8\nContent-Length: "
-                        + value("length") + "\nSOAPAction: \"{{action}}\"\n\n"
-                        + envelope("soap", "http://schemas.xmlsoap.org/soap/envelope/", op.name(), soapIn),
-                "HTTP/1.1 200 OK\nContent-Type: text/xml; charset=utf-8\nContent-Length: " + value("length") + "\n\n"
-                        + envelope("soap", "http://schemas.xmlsoap.org/soap/envelope/", op.name() + "Response", soapOut));
-        section(html, "SOAP 1.2",
-                "POST {{path}} HTTP/1.1\nHost: {{host}}\nContent-Type: application/soap+xml; charset=utf-8\n"
-                        + "Content-Length: " + value("length") + "\n\n"
-                        + envelope("soap12", "http://www.w3.org/2003/05/soap-envelope", op.name(), soapIn),
-                "HTTP/1.1 200 OK\nContent-Type: application/soap+xml; charset=utf-8\nContent-Length: " + value("length")
-                        + "\n\n" + envelope("soap12", "http://www.w3.org/2003/05/soap-envelope", op.name() + "Response", soapOut));
-        section(html, "HTTP GET",
-                "GET {{path}}/" + op.name() + "?" + form + " HTTP/1.1\nHost: {{host}}\n",
-                httpOut);
-        section(html, "HTTP POST",
-                "POST {{path}}/" + op.name() + " HTTP/1.1\nHost: {{host}}\n"
-                        + "Content-Type: application/x-www-form-urlencoded\nContent-Length: " + value("length") + "\n\n" + form,
-                httpOut);
+        if (protocols.contains(Protocol.HTTP_SOAP)) {
+            section(html, "SOAP 1.1",
+                    "POST {{path}} HTTP/1.1\nHost: {{host}}\nContent-Type: text/xml; charset=utf-8\nContent-Length: "
+                            + value("length") + "\nSOAPAction: \"{{action}}\"\n\n"
+                            + envelope("soap", "http://schemas.xmlsoap.org/soap/envelope/", op.name(), soapIn),
+                    "HTTP/1.1 200 OK\nContent-Type: text/xml; charset=utf-8\nContent-Length: " + value("length") + "\n\n"
+                            + envelope("soap", "http://schemas.xmlsoap.org/soap/envelope/", op.name() + "Response", soapOut));
+        }
+        if (protocols.contains(Protocol.HTTP_SOAP12)) {
+            section(html, "SOAP 1.2",
+                    "POST {{path}} HTTP/1.1\nHost: {{host}}\nContent-Type: application/soap+xml; charset=utf-8\n"
+                            + "Content-Length: " + value("length") + "\n\n"
+                            + envelope("soap12", "http://www.w3.org/2003/05/soap-envelope", op.name(), soapIn),
+                    "HTTP/1.1 200 OK\nContent-Type: application/soap+xml; charset=utf-8\nContent-Length: " + value("length")
+                            + "\n\n" + envelope("soap12", "http://www.w3.org/2003/05/soap-envelope", op.name() + "Response", soapOut));
+        }
+        if (protocols.contains(Protocol.HTTP_GET)) {
+            section(html, "HTTP GET",
+                    "GET {{path}}/" + op.name() + "?" + form + " HTTP/1.1\nHost: {{host}}\n",
+                    httpOut);
+        }
+        if (post) {
+            section(html, "HTTP POST",
+                    "POST {{path}}/" + op.name() + " HTTP/1.1\nHost: {{host}}\n"
+                            + "Content-Type: application/x-www-form-urlencoded\nContent-Length: " + value("length") + "\n\n" + form,
+                    httpOut);
+        }
         return html.append("      </div>\n").toString();
     }
 

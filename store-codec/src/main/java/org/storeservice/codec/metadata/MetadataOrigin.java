@@ -10,10 +10,10 @@ import org.storeservice.codec.CodecRequest;
  * Host falls back to {@code localhost}. Immutable.
  *
  * @param scheme    {@code http} or {@code https} (another well-formed scheme is kept as it is)
- * @param authority host and non-default port, percent-encoded: {@code localhost:8080}
- * @param host      the host alone, as {@code Uri.Host} (IPv6 literals keep their brackets)
+ * @param authority host and non-default port, percent-encoded: {@code localhost:8080} (IPv6 literals keep
+ *     their brackets)
  */
-record MetadataOrigin(String scheme, String authority, String host) {
+record MetadataOrigin(String scheme, String authority) {
     private static final String FALLBACK_HOST = "localhost";
 
     static MetadataOrigin of(CodecRequest request) {
@@ -38,7 +38,7 @@ record MetadataOrigin(String scheme, String authority, String host) {
         }
         boolean ipLiteral = host.startsWith("[") && host.endsWith("]");
         host = MetadataEscaping.percentEncode(host, ipLiteral ? "[]:" : "");
-        return new MetadataOrigin(scheme, port.isEmpty() ? host : host + ":" + port, host);
+        return new MetadataOrigin(scheme, port.isEmpty() ? host : host + ":" + port);
     }
 
     /** The absolute URI of {@code encodedPath} (already percent-encoded) at this origin. */

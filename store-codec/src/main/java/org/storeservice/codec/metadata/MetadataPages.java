@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.wire.ErrorPages;
 
 /**
@@ -31,7 +32,8 @@ public final class MetadataPages {
     private final String namespace;
     private final String endpointPath;
     private final String encodedEndpointPath;
-    private final WsdlDocument wsdl;
+    /** The WSDL for an origin's address: the generated one, or an operator's own with its addresses replaced. */
+    private final Function<String, String> wsdl;
     private final DiscoDocument disco;
     private final HelpPages help;
     private final byte[] serviceList;
@@ -40,38 +42,54 @@ public final class MetadataPages {
     private final Map<String, MetadataCache> operationCaches = Map.of(
             "WriteString", new MetadataCache(CACHED_ORIGINS), "WriteBytes", new MetadataCache(CACHED_ORIGINS));
 
-    /**
-     * Metadata for a service in {@code namespace} at {@code endpointPath} (decoded, e.g. {@code /API/Store.asmx}).
-     *
-     * @throws IllegalArgumentException if the namespace has a character XML cannot carry
-     */
+    /** Metadata for a service in {@code namespace} at {@code endpointPath} with every protocol on. */
     public MetadataPages(String namespace, String endpointPath) {
+        this(namespace, endpointPath, Protocols.all(), null);
+    }
+
+    /**
+     * Metadata for a service in {@code namespace} at {@code endpointPath} (decoded, e.g. {@code /API/Store.asmx})
+     * with {@code protocols} on, serving {@code operatorWsdl} (unless {@code null}) instead of the generated WSDL.
+     *
+     * @throws IllegalArgumentException if the namespace has a character XML cannot carry, or if the operator's
+     *                                  WSDL does not describe this service
+     */
+    public MetadataPages(String namespace, String endpointPath, Protocols protocols, String operatorWsdl) {
         if (!MetadataEscaping.isXmlText(namespace)) {
             throw new IllegalArgumentException("namespace has a character XML does not allow: " + namespace);
         }
         this.namespace = namespace;
         this.endpointPath = endpointPath;
         this.encodedEndpointPath = MetadataEscaping.percentEncode(endpointPath, ":@/");
-        this.wsdl = new WsdlDocument(namespace);
-        this.disco = new DiscoDocument(namespace);
-        this.help = new HelpPages(namespace, endpointPath);
+        this.wsdl = operatorWsdl == null ? new WsdlDocument(namespace, protocols)::render
+                : OperatorWsdl.parse(operatorWsdl, namespace, protocols)::render;
+        this.disco = new DiscoDocument(namespace, protocols);
+        this.help = new HelpPages(namespace, endpointPath, protocols);
         this.serviceList = utf8(help.serviceList());
+    }
+
+    /** An operator's WSDL file's bytes as text: UTF-8, BOM or not; else an IllegalArgumentException. */
+    public static String decodeWsdl(byte[] document) {
+        return OperatorWsdl.decode(document);
     }
 
     /** The response to {@code request}, a GET whose path is exactly the endpoint path. */
     public CodecResponse respond(CodecRequest request) {
         MetadataQuery query = MetadataQuery.parse(request.rawQuery());
         String bare = query.get(null);
-        // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco
+        // DiscoveryServerProtocol.WriteReturns checks in this order: schema id, wsdl id, ?wsdl, ?disco; it runs
+        // after WebServiceHandler.PrepareContext, so its errors carry max-age 0 (wire notes §11)
         if (query.get("schema") != null) {
-            return ErrorPages.plainText(SCHEMA_NOT_FOUND); // the schemas are inline in the WSDL: no id names one
+            // the schemas are inline in the WSDL: no id names one
+            return ErrorPages.plainText(SCHEMA_NOT_FOUND, ErrorPages.CACHE_PREPARED);
         }
         if (query.get("wsdl") != null) {
-            return ErrorPages.plainText(WSDL_NOT_FOUND); // there is one service description and it has no id
+            // there is one service description and it has no id
+            return ErrorPages.plainText(WSDL_NOT_FOUND, ErrorPages.CACHE_PREPARED);
         }
         if ("wsdl".equalsIgnoreCase(bare)) {
             MetadataOrigin origin = MetadataOrigin.of(request);
-            return ok(XML_CONTENT_TYPE, wsdlCache.get(origin.key(), key -> utf8(wsdl.render(origin.address(encodedEndpointPath)))));
+            return ok(XML_CONTENT_TYPE, wsdlCache.get(origin.key(), key -> utf8(wsdl.apply(origin.address(encodedEndpointPath)))));
         }
         if ("disco".equalsIgnoreCase(bare)) {
             MetadataOrigin origin = MetadataOrigin.of(request);
@@ -85,9 +103,10 @@ public final class MetadataPages {
             return ok(HTML_CONTENT_TYPE, utf8(help.methodNotFound(operation)));
         }
         MetadataOrigin origin = MetadataOrigin.of(request);
+        boolean local = help.localPagesDiffer() && request.isLocal();
         Function<String, byte[]> render =
-                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.host()));
-        return ok(HTML_CONTENT_TYPE, operationCaches.get(operation).get(origin.key(), render));
+                key -> utf8(help.operation(operation, origin.address(encodedEndpointPath), origin.authority(), local));
+        return ok(HTML_CONTENT_TYPE, operationCaches.get(operation).get(local ? "local " + origin.key() : origin.key(), render));
     }
 
     /** How many rendered bodies the caches hold; for tests of the bound. */

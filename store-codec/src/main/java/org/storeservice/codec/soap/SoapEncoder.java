@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.storeservice.api.Status;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.wire.ErrorPages;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.TextEscaping;
 
@@ -16,9 +17,16 @@ import org.storeservice.codec.wire.TextEscaping;
 final class SoapEncoder {
     private static final String XSI_XSD = " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
             + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
+    /**
+     * SoapServerProtocol.CreateUpgradeEnvelope appends {@code qname}, then an explicit {@code xmlns:prefix} for
+     * the envelope it names (wire notes §11), even where the prefix is already in scope.
+     */
     private static final String UPGRADE_HEADER = "<soap:Header><soap12:Upgrade xmlns:soap12=\""
-            + SoapVersion.SOAP_12.envelopeNamespace() + "\"><soap12:SupportedEnvelope qname=\"soap:Envelope\" />"
-            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" /></soap12:Upgrade></soap:Header>";
+            + SoapVersion.SOAP_12.envelopeNamespace() + "\">"
+            + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""
+            + SoapVersion.SOAP_11.envelopeNamespace() + "\" />"
+            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""
+            + SoapVersion.SOAP_12.envelopeNamespace() + "\" /></soap12:Upgrade></soap:Header>";
 
     private final SoapVersion version;
     private final String envelopeStart;
@@ -36,7 +44,7 @@ final class SoapEncoder {
                 String body = envelopeStart + "<soap:Body><" + name + "Response xmlns=\"" + namespaceAttribute
                         + "\"><" + name + "Result>" + status.wireName() + "</" + name + "Result></" + name
                         + "Response></soap:Body></soap:Envelope>";
-                byStatus.put(status, response(200, "private, max-age=0", body).operation(name).writeResult(status).build());
+                byStatus.put(status, response(200, ErrorPages.CACHE_PREPARED, body).operation(name).writeResult(status).build());
             }
             successes.put(operation, byStatus);
         }
@@ -68,7 +76,9 @@ final class SoapEncoder {
                     .append(detail ? "<soap:Detail />" : "");
         }
         body.append("</soap:Fault></soap:Body></soap:Envelope>");
-        return response(fault.httpStatus(), "private", body.toString()).build();
+        // ASMX checks mustUnderstand in WriteReturns, after WebServiceHandler.PrepareContext set max-age 0
+        String cacheControl = fault.code() == FaultCode.MUST_UNDERSTAND ? ErrorPages.CACHE_PREPARED : ErrorPages.CACHE_PRIVATE;
+        return response(fault.httpStatus(), cacheControl, body.toString()).build();
     }
 
     private CodecResponse.Builder response(int status, String cacheControl, String body) {

@@ -79,7 +79,7 @@ class HelpPagesTest {
         assertEquals(8, samples.size());
         assertEquals("""
                 POST /API/Store.asmx HTTP/1.1
-                Host: localhost
+                Host: localhost:8080
                 Content-Type: text/xml; charset=utf-8
                 Content-Length: length
                 SOAPAction: "http://tempuri.org/WriteString"
@@ -94,11 +94,11 @@ class HelpPagesTest {
                   </soap:Body>
                 </soap:Envelope>""", samples.get(0));
         assertTrue(samples.get(1).contains("<WriteStringResult>Success or Error</WriteStringResult>"));
-        assertTrue(samples.get(2).startsWith("POST /API/Store.asmx HTTP/1.1\nHost: localhost\n"
+        assertTrue(samples.get(2).startsWith("POST /API/Store.asmx HTTP/1.1\nHost: localhost:8080\n"
                 + "Content-Type: application/soap+xml; charset=utf-8\n"));
         assertTrue(samples.get(2).contains("<soap12:Envelope") && !samples.get(2).contains("SOAPAction"));
         assertTrue(samples.get(3).startsWith("HTTP/1.1 200 OK\nContent-Type: application/soap+xml; charset=utf-8\n"));
-        assertEquals("GET /API/Store.asmx/WriteString?key=string&value=string HTTP/1.1\nHost: localhost\n", samples.get(4));
+        assertEquals("GET /API/Store.asmx/WriteString?key=string&value=string HTTP/1.1\nHost: localhost:8080\n", samples.get(4));
         assertEquals("""
                 HTTP/1.1 200 OK
                 Content-Type: text/xml; charset=utf-8
@@ -108,7 +108,7 @@ class HelpPagesTest {
                 <Status xmlns="http://tempuri.org/">Success or Error</Status>""", samples.get(5));
         assertEquals("""
                 POST /API/Store.asmx/WriteString HTTP/1.1
-                Host: localhost
+                Host: localhost:8080
                 Content-Type: application/x-www-form-urlencoded
                 Content-Length: length
 

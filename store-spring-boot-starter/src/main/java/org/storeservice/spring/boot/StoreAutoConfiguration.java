@@ -61,6 +61,7 @@ public class StoreAutoConfiguration {
                 .namespace(properties.getNamespace())
                 .endpointPath(contextPath(environment) + properties.getPath())
                 .limits(properties.getLimits().toCodecLimits())
+                .protocols(properties.toProtocols())
                 .build();
     }
 

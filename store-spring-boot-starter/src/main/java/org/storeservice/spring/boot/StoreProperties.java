@@ -1,11 +1,14 @@
 package org.storeservice.spring.boot;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.Protocols;
 
 /**
  * The {@code store.*} properties of the Store endpoint. The defaults are those of the ready server and the
@@ -31,6 +34,14 @@ public class StoreProperties {
 
     /** XML namespace of the service, in its WSDL and messages, as ASMX's [WebService(Namespace)]. */
     private String namespace = "http://tempuri.org/";
+
+    /**
+     * Protocols on, as web.config's <webServices><protocols>, by ASMX's names: HttpSoap, HttpSoap12, HttpGet,
+     * HttpPost, HttpPostLocalhost (form POSTs from this machine only), Documentation (help pages, WSDL, disco).
+     * One left out answers as ASMX answers it removed, and the WSDL and help pages leave it out.
+     */
+    private List<String> protocols = new ArrayList<>(List.of(
+            "HttpSoap", "HttpSoap12", "HttpGet", "HttpPost", "HttpPostLocalhost", "Documentation"));
 
     /** What a write to a key that already holds a value does: REPLACE (last write wins) or REJECT (Error). */
     private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
@@ -69,6 +80,19 @@ public class StoreProperties {
 
     public void setNamespace(String namespace) {
         this.namespace = namespace;
+    }
+
+    public List<String> getProtocols() {
+        return protocols;
+    }
+
+    public void setProtocols(List<String> protocols) {
+        this.protocols = protocols;
+    }
+
+    /** {@link #getProtocols()} as the codec's value; an unknown name is an IllegalArgumentException naming it. */
+    public Protocols toProtocols() {
+        return Protocols.parse(String.join(",", protocols));
     }
 
     public OverwritePolicy getOverwritePolicy() {

@@ -1,0 +1,125 @@
+package org.storeservice.codec;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.storeservice.codec.http.HttpEndpoint;
+import org.storeservice.codec.metadata.MetadataPages;
+import org.storeservice.codec.soap.SoapEndpoint;
+import org.storeservice.codec.wire.ErrorPages;
+
+/**
+ * ASMX's protocol selection (wire notes §0, {@code WebServiceHandlerFactory.CoreGetHandler}): the enabled
+ * protocols' factories are asked in ASMX's order; the first that takes the request answers it. A factory may
+ * instead have no opinion, or object to the verb (405); when none takes the request, the <em>last</em>
+ * factory's answer decides the error. So switching a protocol off changes which error a request gets, exactly
+ * as removing it from web.config does. Immutable.
+ */
+final class ProtocolDispatch {
+    /** A protocol factory's answer to one request. */
+    private enum Answer { TAKE, NONE, WRONG_VERB }
+
+    /** ASMX's factories, in {@code WebServicesSection.ServerProtocolFactories} order. */
+    private enum Factory {
+        /** Both SOAP versions: one factory. Empty path info; POST only. */
+        SOAP {
+            @Override
+            Answer answer(CodecRequest request, String pathInfo) {
+                return !pathInfo.isEmpty() ? Answer.NONE : post(request) ? Answer.TAKE : Answer.WRONG_VERB;
+            }
+        },
+        HTTP_POST {
+            @Override
+            Answer answer(CodecRequest request, String pathInfo) {
+                return pathInfo.length() < 2 ? Answer.NONE : post(request) ? Answer.TAKE : Answer.WRONG_VERB;
+            }
+        },
+        /** As HTTP_POST, for a client on this machine only; anyone else falls through. */
+        HTTP_POST_LOCALHOST {
+            @Override
+            Answer answer(CodecRequest request, String pathInfo) {
+                if (pathInfo.length() < 2) {
+                    return Answer.NONE;
+                }
+                if (!post(request)) {
+                    return Answer.WRONG_VERB;
+                }
+                return request.isLocal() ? Answer.TAKE : Answer.NONE;
+            }
+        },
+        HTTP_GET {
+            @Override
+            Answer answer(CodecRequest request, String pathInfo) {
+                return pathInfo.length() < 2 ? Answer.NONE : get(request) ? Answer.TAKE : Answer.WRONG_VERB;
+            }
+        },
+        /**
+         * ASMX's Discovery ({@code ?wsdl}, {@code ?disco}) and Documentation (help pages) factories, which
+         * Documentation switches on and off together. Between them every GET without path info is taken, so they
+         * act as one: empty path info, GET only.
+         */
+        METADATA {
+            @Override
+            Answer answer(CodecRequest request, String pathInfo) {
+                return !pathInfo.isEmpty() ? Answer.NONE : get(request) ? Answer.TAKE : Answer.WRONG_VERB;
+            }
+        };
+
+        abstract Answer answer(CodecRequest request, String pathInfo);
+
+        private static boolean post(CodecRequest request) {
+            return request.method().equals("POST");
+        }
+
+        private static boolean get(CodecRequest request) {
+            return request.method().equals("GET");
+        }
+    }
+
+    private final List<Factory> factories;
+    private final SoapEndpoint soap;
+    private final HttpEndpoint http;
+    private final MetadataPages metadataPages;
+
+    ProtocolDispatch(Protocols protocols, SoapEndpoint soap, HttpEndpoint http, MetadataPages metadataPages) {
+        List<Factory> enabled = new ArrayList<>();
+        if (protocols.anySoap()) {
+            enabled.add(Factory.SOAP);
+        }
+        if (protocols.contains(Protocol.HTTP_POST)) {
+            enabled.add(Factory.HTTP_POST);
+        }
+        if (protocols.contains(Protocol.HTTP_POST_LOCALHOST)) {
+            enabled.add(Factory.HTTP_POST_LOCALHOST);
+        }
+        if (protocols.contains(Protocol.HTTP_GET)) {
+            enabled.add(Factory.HTTP_GET);
+        }
+        if (protocols.contains(Protocol.DOCUMENTATION)) {
+            enabled.add(Factory.METADATA);
+        }
+        this.factories = List.copyOf(enabled);
+        this.soap = soap;
+        this.http = http;
+        this.metadataPages = metadataPages;
+    }
+
+    /** Answers {@code request}, whose path is the endpoint path followed by {@code pathInfo} (maybe empty). */
+    CodecResponse dispatch(CodecRequest request, String pathInfo) {
+        Answer last = Answer.NONE;
+        for (Factory factory : factories) {
+            last = factory.answer(request, pathInfo);
+            if (last == Answer.TAKE) {
+                return switch (factory) {
+                    case SOAP -> soap.handle(request);
+                    case HTTP_POST, HTTP_POST_LOCALHOST -> http.handle(request, pathInfo, true);
+                    case HTTP_GET -> http.handle(request, pathInfo, false);
+                    case METADATA -> metadataPages.respond(request);
+                };
+            }
+        }
+        if (last == Answer.WRONG_VERB) {
+            return ErrorPages.methodNotAllowed();
+        }
+        return pathInfo.isEmpty() ? ErrorPages.unrecognized() : ErrorPages.unrecognizedPathInfo(pathInfo);
+    }
+}
