@@ -1,9 +1,15 @@
 package org.storeservice.server;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.Storage;
@@ -68,16 +74,21 @@ final class ImportCommand extends StorageCommand {
     int run(Storage storage) throws IOException {
         EntryLineReader reader = new EntryLineReader(context.in());
         boolean showProgress = progress || System.console() != null;
+        try (Batch batch = new Batch(storage)) {
+            return run(reader, batch, showProgress);
+        }
+    }
+
+    private int run(EntryLineReader reader, Batch batch, boolean showProgress) {
         long start = System.nanoTime();
         long lastProgress = start;
-        Batch batch = new Batch(storage);
         try {
             try {
                 for (Optional<StoredEntry> next = reader.next(); next.isPresent(); next = reader.next()) {
                     if (batch.add(next.get(), reader.lineNumber()) && showProgress
                             && System.nanoTime() - lastProgress >= PROGRESS_INTERVAL_NANOS) {
                         lastProgress = System.nanoTime();
-                        message(entries(batch.written) + rate(batch.written, lastProgress - start));
+                        message(entries(batch.written()) + rate(batch.written(), lastProgress - start));
                     }
                 }
             } finally {
@@ -85,10 +96,10 @@ final class ImportCommand extends StorageCommand {
             }
         } catch (IOException e) {
             message(e.getMessage());
-            return fail("stopped; the lines before it stay written (" + entries(batch.written)
+            return fail("stopped; the lines before it stay written (" + entries(batch.written())
                     + "); importing the same input again replaces them");
         }
-        message("imported " + entries(batch.written) + (showProgress ? rate(batch.written, System.nanoTime() - start) : ""));
+        message("imported " + entries(batch.written()) + (showProgress ? rate(batch.written(), System.nanoTime() - start) : ""));
         return Main.EXIT_OK;
     }
 
@@ -97,19 +108,32 @@ final class ImportCommand extends StorageCommand {
         return String.format(" in %.1f s (%,.0f entries/s)", seconds, entries / seconds);
     }
 
-    /** The entries read and not yet written, and how many were written. */
-    private static final class Batch {
+    /**
+     * The entries read and not yet written, and how many were written. A full batch is written by a thread of its
+     * own while the next one is read and parsed (parsing costs about as much CPU as storing), one batch at a time and
+     * in order, so that a failure still stops the import at its line, with every line before it written.
+     */
+    private static final class Batch implements AutoCloseable {
         private final Storage storage;
-        private final List<StoredEntry> entries = new ArrayList<>();
-        private final List<Long> lineNumbers = new ArrayList<>();
+        private final ExecutorService writer = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "store-import-writer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        private List<StoredEntry> entries = new ArrayList<>();
+        private List<Long> lineNumbers = new ArrayList<>();
         private long bytes;
-        long written;
+        private Future<?> inFlight = CompletableFuture.completedFuture(null);
+        /** Set once a batch failed (or the wait for it was interrupted). */
+        private boolean failed;
+        /** Entries written; only the writer thread changes it, read after {@link #await()}. */
+        private volatile long written;
 
         Batch(Storage storage) {
             this.storage = storage;
         }
 
-        /** Adds an entry, writing the batch once it is full; {@code true} if it wrote. */
+        /** Adds an entry, handing the batch to the writer once it is full; {@code true} if it did. */
         boolean add(StoredEntry entry, long lineNumber) throws IOException {
             entries.add(entry);
             lineNumbers.add(lineNumber);
@@ -117,37 +141,87 @@ final class ImportCommand extends StorageCommand {
             if (entries.size() < BATCH_ENTRIES && bytes < BATCH_BYTES) {
                 return false;
             }
-            flush();
+            await();
+            List<StoredEntry> full = entries;
+            List<Long> lines = lineNumbers;
+            entries = new ArrayList<>();
+            lineNumbers = new ArrayList<>();
+            bytes = 0;
+            inFlight = writer.submit(() -> write(full, lines));
             return true;
         }
 
-        /**
-         * Writes the batch in one {@link Storage#putAll} and empties it. If that fails, writes its entries one by one,
-         * to name the line that fails: those before it are then stored.
-         */
+        /** Writes what is left and waits for every batch; throws the failure of the first batch that failed. */
         void flush() throws IOException {
-            if (entries.isEmpty()) {
-                return;
+            if (failed) {
+                return; // nothing after the line that failed is written
+            }
+            await();
+            List<StoredEntry> rest = entries;
+            entries = new ArrayList<>();
+            List<Long> lines = lineNumbers;
+            lineNumbers = new ArrayList<>();
+            write(rest, lines);
+        }
+
+        /** Waits for the batch in flight; throws its failure. */
+        private void await() throws IOException {
+            Future<?> waited = inFlight;
+            inFlight = CompletableFuture.completedFuture(null); // a failure is thrown once
+            try {
+                waited.get();
+            } catch (InterruptedException e) {
+                failed = true;
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while a batch was written");
+            } catch (ExecutionException e) {
+                failed = true;
+                if (e.getCause() instanceof IOException cause) {
+                    throw cause;
+                }
+                throw new IOException(e.getCause().toString(), e.getCause());
+            }
+        }
+
+        long written() {
+            return written;
+        }
+
+        /**
+         * Writes the entries in one {@link Storage#putAll}. If that fails, writes them one by one, to name the line
+         * that fails: those before it are then stored.
+         */
+        private Void write(List<StoredEntry> batch, List<Long> lines) throws IOException {
+            if (batch.isEmpty()) {
+                return null;
             }
             try {
-                storage.putAll(entries);
-                written += entries.size();
+                storage.putAll(batch);
+                written += batch.size();
             } catch (IOException e) {
-                for (int i = 0; i < entries.size(); i++) {
-                    StoredEntry entry = entries.get(i);
+                for (int i = 0; i < batch.size(); i++) {
+                    StoredEntry entry = batch.get(i);
                     try {
                         storage.putAll(List.of(entry));
                     } catch (IOException one) {
-                        throw new IOException("line " + lineNumbers.get(i) + ": could not store the key "
+                        throw new IOException("line " + lines.get(i) + ": could not store the key "
                                 + Quoted.of(entry.key()) + ": " + one.getMessage(), one);
                     }
                     written++;
                 }
-            } finally {
-                entries.clear();
-                lineNumbers.clear();
-                bytes = 0;
             }
+            return null;
+        }
+
+        /** Waits for the batch in flight, if any is left (after a failure of the reading), and stops the writer. */
+        @Override
+        public void close() {
+            try {
+                await();
+            } catch (IOException e) {
+                // the import already failed; its own failure is the one reported
+            }
+            writer.shutdown();
         }
     }
 }
