@@ -53,7 +53,7 @@ final class ImportCommand extends StorageCommand {
     private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     @Option(names = "--progress", description = "Print the entries imported so far to standard error every second"
-            + " (the default when the JVM has a console).")
+            + " (the default when the JVM has a console). Never read from the environment.")
     boolean progress;
 
     ImportCommand(ToolContext context) {
