@@ -128,18 +128,7 @@ public final class CodecLimits {
 
     /** A builder starting from these limits. */
     public Builder toBuilder() {
-        return new Builder()
-                .maxRequestBytes(maxRequestBytes)
-                .maxElementDepth(maxElementDepth)
-                .maxAttributesPerElement(maxAttributesPerElement)
-                .maxAttributeValueLength(maxAttributeValueLength)
-                .maxTextLength(maxTextLength)
-                .maxElementCount(maxElementCount)
-                .maxParameterNames(maxParameterNames)
-                .spoolMemoryBytes(spoolMemoryBytes)
-                .bodyMemoryBytes(bodyMemoryBytes)
-                .bodyMemoryBudgetBytes(bodyMemoryBudgetBytes)
-                .maxQueryStringLength(maxQueryStringLength);
+        return new Builder(this);
     }
 
     /** Largest accepted request body, in bytes. */
@@ -223,6 +212,21 @@ public final class CodecLimits {
         private int maxQueryStringLength = DEFAULT_MAX_QUERY_STRING_LENGTH;
 
         private Builder() {
+        }
+
+        /** Values already checked when {@code limits} was built. */
+        private Builder(CodecLimits limits) {
+            maxRequestBytes = limits.maxRequestBytes;
+            maxElementDepth = limits.maxElementDepth;
+            maxAttributesPerElement = limits.maxAttributesPerElement;
+            maxAttributeValueLength = limits.maxAttributeValueLength;
+            maxTextLength = limits.maxTextLength;
+            maxElementCount = limits.maxElementCount;
+            maxParameterNames = limits.maxParameterNames;
+            spoolMemoryBytes = limits.spoolMemoryBytes;
+            bodyMemoryBytes = limits.bodyMemoryBytes;
+            bodyMemoryBudgetBytes = limits.bodyMemoryBudgetBytes;
+            maxQueryStringLength = limits.maxQueryStringLength;
         }
 
         /** @see #DEFAULT_MAX_REQUEST_BYTES */

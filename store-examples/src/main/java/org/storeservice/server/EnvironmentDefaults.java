@@ -19,7 +19,8 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 final class EnvironmentDefaults implements IDefaultValueProvider {
     static final String PREFIX = "STORE_";
-    private static final Set<String> COMMAND_LINE_ONLY = Set.of("delete --prefix", "delete --yes", "compare --include-writes");
+    private static final Set<String> COMMAND_LINE_ONLY = Set.of("delete --prefix", "delete --yes", "compare --include-writes",
+            "import --progress");
 
     private final Map<String, String> environment;
 

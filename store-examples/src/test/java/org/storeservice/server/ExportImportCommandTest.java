@@ -245,6 +245,40 @@ class ExportImportCommandTest {
         assertTrue(run.err.contains("the lines before it stay written (1 entry)"), run.err);
     }
 
+    @Test
+    void importWritesInBatchesAndABatchThatFailsIsWrittenEntryByEntryUpToTheLineThatFails() throws IOException {
+        int lines = ImportCommand.BATCH_ENTRIES * 2 + 500;
+        int bad = ImportCommand.BATCH_ENTRIES + 700; // in the second batch
+        StringBuilder input = new StringBuilder();
+        for (int i = 1; i <= lines; i++) {
+            input.append(i == bad ? line("\\ud800", "string", "v") : line("k" + i, "string", "v" + i));
+        }
+        String target = sqlite("t.db");
+
+        ToolRun run = ToolRun.withInput(input.toString(), "import", "--storage", target);
+
+        assertEquals(Main.EXIT_FAILURE, run.status, run.toString());
+        assertTrue(run.err.startsWith("store-server import: line " + bad + ": could not store the key \"\\ud800\": "),
+                run.err);
+        assertTrue(run.err.contains("the lines before it stay written (" + (bad - 1) + " entries)"), run.err);
+        try (Storage s = Storages.open(target)) {
+            assertEquals("v1", s.get("k1").orElseThrow().text());
+            assertEquals("v" + (bad - 1), s.get("k" + (bad - 1)).orElseThrow().text());
+            assertEquals(Optional.empty(), s.get("k" + (bad + 1)));
+            assertEquals(Optional.empty(), s.get("k" + lines));
+        }
+
+        // Importing the input without the bad line finishes the job, and --progress reports it.
+        String fixed = input.toString().replace(line("\\ud800", "string", "v"), "");
+        ToolRun again = ToolRun.withInput(fixed, "import", "--progress", "--storage", target);
+        assertEquals(Main.EXIT_OK, again.status, again.toString());
+        assertTrue(again.err.matches("(?s).*store-server import: imported " + (lines - 1)
+                + " entries in \\d+\\.\\d s \\([\\d,]+ entries/s\\)\\R"), again.err);
+        try (Storage s = Storages.open(target)) {
+            assertEquals("v" + lines, s.get("k" + lines).orElseThrow().text());
+        }
+    }
+
     private void assertImportFails(String input, String messageStart) {
         assertImportFails(input.getBytes(UTF_8), messageStart);
     }

@@ -57,9 +57,13 @@ final class GroupCommitWriter implements WritePath {
         boolean write(PreparedStatement statement, WriteRequest request) throws SQLException;
     }
 
-    private record Pending(WriteRequest request, CompletableFuture<Boolean> result) {
-        Pending(WriteRequest request) {
-            this(request, new CompletableFuture<>());
+    /**
+     * One item of the queue: a single write, or the writes of one {@link #writeAll} that commit together (an
+     * import's batch); its result is whether every one of them was written.
+     */
+    private record Pending(List<WriteRequest> requests, CompletableFuture<Boolean> result) {
+        Pending(List<WriteRequest> requests) {
+            this(requests, new CompletableFuture<>());
         }
     }
 
@@ -67,7 +71,7 @@ final class GroupCommitWriter implements WritePath {
      * Offered to the queue by close() to wake a writer waiting for work. Only a wake-up: the writer stops once
      * the storage is closed and the queue is empty (a full queue takes no STOP, and needs no wake-up).
      */
-    private static final Pending STOP = new Pending(null);
+    private static final Pending STOP = new Pending(List.of());
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final Connection connection;
@@ -109,7 +113,16 @@ final class GroupCommitWriter implements WritePath {
 
     @Override
     public boolean write(WriteRequest request) throws IOException {
-        Pending pending = new Pending(request);
+        return submit(new Pending(List.of(request)));
+    }
+
+    /** The writes go in as one item of the queue, so they commit in one transaction, and fail or succeed together. */
+    @Override
+    public void writeAll(List<WriteRequest> requests) throws IOException {
+        submit(new Pending(List.copyOf(requests)));
+    }
+
+    private boolean submit(Pending pending) throws IOException {
         lifecycle.readLock().lock();
         try {
             if (closed) {
@@ -275,13 +288,11 @@ final class GroupCommitWriter implements WritePath {
             try {
                 List<Boolean> results = new ArrayList<>(writes.size());
                 for (Pending pending : writes) {
-                    WriteRequest request = pending.request();
-                    if (request.deletes()) {
-                        results.add(Rows.delete(delete, request));
-                        continue;
+                    boolean written = true;
+                    for (WriteRequest request : pending.requests()) {
+                        written &= execute(request);
                     }
-                    PreparedStatement statement = request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert;
-                    results.add(rows.write(statement, request));
+                    results.add(written);
                 }
                 control.execute("COMMIT");
                 commits++;
@@ -293,6 +304,13 @@ final class GroupCommitWriter implements WritePath {
                 throw t;
             }
         }
+    }
+
+    private boolean execute(WriteRequest request) throws SQLException {
+        if (request.deletes()) {
+            return Rows.delete(delete, request);
+        }
+        return rows.write(request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert, request);
     }
 
     private static void rollback(Statement control, Throwable cause) {

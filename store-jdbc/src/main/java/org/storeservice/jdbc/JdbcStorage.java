@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.sqlite.SQLiteConfig;
 import org.storeservice.api.OverwritePolicy;
@@ -188,6 +190,40 @@ public final class JdbcStorage implements Storage {
         // of the caller's stream surfaces here, unchanged, and nothing is written.
         try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory, maxValueBytes)) {
             return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled, policy, now()));
+        }
+    }
+
+    /**
+     * Writes all of {@code entries} in one transaction (SQLite: one item of the writer's queue, committed with the
+     * writes pending beside it; PostgreSQL: one JDBC batch on one connection), so that they are stored all or none.
+     * Every entry is checked before anything is written: one the backend cannot hold fails the call, naming no
+     * value, and nothing of it is stored.
+     */
+    @Override
+    public void putAll(List<StoredEntry> entries) throws IOException {
+        ensureOpen();
+        Instant writtenAt = now();
+        List<WriteRequest> requests = new ArrayList<>(entries.size());
+        for (StoredEntry entry : entries) {
+            TextValues.checkKey(entry.key());
+            if (entry.kind() == EntryKind.TEXT) {
+                String text = entry.text();
+                TextValues.checkText(text);
+                boolean inBytes = TextValues.needsBytesColumn(text);
+                requests.add(new WriteRequest(entry.key(), EntryKind.TEXT, inBytes ? null : text,
+                        inBytes ? SpooledContent.inMemory(TextValues.utf8(text)) : null, OverwritePolicy.REPLACE,
+                        writtenAt));
+            } else {
+                byte[] bytes = entry.bytes();
+                if (bytes.length > maxValueBytes) {
+                    throw new StorageException("Content exceeds this storage's limit of " + maxValueBytes + " bytes");
+                }
+                requests.add(new WriteRequest(entry.key(), EntryKind.BYTES, null, SpooledContent.inMemory(bytes),
+                        OverwritePolicy.REPLACE, writtenAt));
+            }
+        }
+        if (!requests.isEmpty()) {
+            writes.writeAll(requests);
         }
     }
 

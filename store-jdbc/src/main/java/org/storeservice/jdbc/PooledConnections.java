@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.OverwritePolicy;
@@ -36,6 +37,33 @@ final class PooledConnections implements ReadConnections, WritePath {
             return request.deletes() ? Rows.delete(statement, request) : Rows.write(statement, request, dialect);
         } catch (SQLException e) {
             throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(e), e);
+        }
+    }
+
+    /** One connection, one transaction, one JDBC batch: pgjdbc sends the upserts without waiting for each answer. */
+    @Override
+    public void writeAll(List<WriteRequest> requests) throws IOException {
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(false);
+            try (var statement = connection.prepareStatement(sql.upsert)) {
+                Rows.writeBatch(statement, requests, dialect);
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(e), e);
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection, Exception cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e); // a broken connection: Hikari evicts it
         }
     }
 

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.List;
 import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.StoredEntry;
 
@@ -27,6 +28,41 @@ final class Rows {
     static boolean write(PreparedStatement statement, WriteRequest request, Dialect dialect) throws SQLException {
         InputStream streamed = null;
         try {
+            streamed = bind(statement, request, dialect);
+            return statement.executeUpdate() > 0;
+        } finally {
+            clearQuietly(statement);
+            if (streamed != null) {
+                closeQuietly(streamed);
+            }
+        }
+    }
+
+    /**
+     * Adds every request to the prepared upsert as one JDBC batch and executes it; the caller commits. The values are
+     * in memory ({@link JdbcStorage#putAll}).
+     */
+    static void writeBatch(PreparedStatement statement, List<WriteRequest> requests, Dialect dialect)
+            throws SQLException {
+        try {
+            for (WriteRequest request : requests) {
+                InputStream streamed = bind(statement, request, dialect);
+                if (streamed != null) {
+                    closeQuietly(streamed);
+                    throw new SQLException("A batch takes values in memory only");
+                }
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        } finally {
+            clearQuietly(statement);
+        }
+    }
+
+    /** Binds the six parameters of {@link Sql#upsert}; returns a stream the driver reads while it runs, or null. */
+    private static InputStream bind(PreparedStatement statement, WriteRequest request, Dialect dialect)
+            throws SQLException {
+        try {
             statement.setString(1, request.key());
             statement.setBytes(2, KeyOrder.of(request.key()));
             statement.setString(3, request.kind() == EntryKind.TEXT ? TEXT : BYTES);
@@ -35,20 +71,16 @@ final class Rows {
             } else {
                 statement.setNull(4, Types.VARCHAR);
             }
+            InputStream streamed = null;
             if (request.bytes() != null) {
                 streamed = dialect.bindBytes(statement, 5, request.bytes());
             } else {
                 statement.setNull(5, Types.BINARY);
             }
             dialect.bindTime(statement, 6, request.writtenAt());
-            return statement.executeUpdate() > 0;
+            return streamed;
         } catch (IOException e) {
             throw new SQLException("Could not read the spooled value: " + e.getMessage(), e);
-        } finally {
-            clearQuietly(statement);
-            if (streamed != null) {
-                closeQuietly(streamed);
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 package org.storeservice.jdbc;
 
 import java.io.IOException;
+import java.util.List;
 
 /** How writes reach the database: one serialized group-committing writer (SQLite) or a pool (PostgreSQL). */
 interface WritePath extends AutoCloseable {
@@ -13,6 +14,13 @@ interface WritePath extends AutoCloseable {
      *     connection broke after the server committed, and the new value is there
      */
     boolean write(WriteRequest request) throws IOException;
+
+    /**
+     * Writes every request (all {@link org.storeservice.api.OverwritePolicy#REPLACE}) in one transaction, durably
+     * before returning: all of them or, if it throws, none (unless, on PostgreSQL, the connection broke after the
+     * server committed).
+     */
+    void writeAll(List<WriteRequest> requests) throws IOException;
 
     /**
      * Deletes {@code key}'s row durably before returning.

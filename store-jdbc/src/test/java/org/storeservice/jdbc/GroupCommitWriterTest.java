@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -155,6 +156,29 @@ class GroupCommitWriterTest {
             for (String key : keys) {
                 assertEquals("v:" + key, reader.get(key).orElseThrow().text());
             }
+        });
+    }
+
+    @Test
+    void writeAllCommitsItsWritesInOneTransactionAllOrNone() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            gate.holdKey = null;
+            GroupCommitWriter writer = writer(writerConnection(), gate);
+            List<WriteRequest> batch = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                batch.add(text("all" + i, "v" + i));
+            }
+            writer.writeAll(batch);
+            assertEquals(1, writer.commits(), "300 writes, one commit");
+
+            gate.errorKey = "bad";
+            List<WriteRequest> failing = List.of(text("before-bad", "x"), text("bad", "x"), text("after-bad", "x"));
+            assertThrows(StorageException.class, () -> writer.writeAll(failing));
+            JdbcStorage reader = reader();
+            assertEquals("v299", reader.get("all299").orElseThrow().text());
+            assertEquals(Optional.empty(), reader.get("before-bad"), "a failed writeAll stores none of its writes");
+            assertEquals(Optional.empty(), reader.get("after-bad"));
         });
     }
 

@@ -224,6 +224,58 @@ public abstract class StorageContractTest {
         assertEquals(StoredEntry.bytes("new-bytes", new byte[] {7}, Instant.EPOCH), storage.get("new-bytes").orElseThrow());
     }
 
+    // ---- putAll (many entries at once: an import) ---------------------------------------------------
+
+    @Test
+    void putAllWritesEveryEntryWithItsKindReplacingWhatWasThereAndStampsItsOwnTime() throws Exception {
+        assertTrue(storage.putText("replaced", "old", OverwritePolicy.REPLACE));
+        assertTrue(storage.putBytes("kind-changes", new ByteArrayInputStream(new byte[] {1}), OverwritePolicy.REPLACE));
+        byte[] large = randomBytes(LARGE_VALUE_BYTES, 11);
+        Instant stale = Instant.parse("2001-02-03T04:05:06Z"); // not kept: the backend stamps its own time
+        List<StoredEntry> entries = new ArrayList<>(List.of(
+                StoredEntry.text("replaced", "new", stale),
+                StoredEntry.text("kind-changes", "now text", stale),
+                StoredEntry.bytes("empty-bytes", new byte[0], stale),
+                StoredEntry.text("empty-text", "", stale),
+                StoredEntry.text("nul", "\u0000 inside", stale),
+                StoredEntry.bytes("large", large, stale),
+                StoredEntry.text("twice", "first", stale),
+                StoredEntry.text("twice", "last wins", stale)));
+        for (int i = 0; i < 500; i++) {
+            entries.add(StoredEntry.text(String.format("many/%03d", i), "value " + i, stale));
+        }
+        Instant before = Instant.now();
+        storage.putAll(entries);
+        storage.putAll(List.of()); // nothing to do
+        Instant after = Instant.now();
+
+        assertEquals(StoredEntry.text("replaced", "new", stale), storage.get("replaced").orElseThrow());
+        assertEquals(StoredEntry.text("kind-changes", "now text", stale), storage.get("kind-changes").orElseThrow());
+        assertEquals(StoredEntry.bytes("empty-bytes", new byte[0], stale), storage.get("empty-bytes").orElseThrow());
+        assertEquals(StoredEntry.text("empty-text", "", stale), storage.get("empty-text").orElseThrow());
+        assertEquals(StoredEntry.text("nul", "\u0000 inside", stale), storage.get("nul").orElseThrow());
+        assertArrayEquals(large, storage.get("large").orElseThrow().bytes());
+        assertEquals("last wins", storage.get("twice").orElseThrow().text());
+        List<String> many = scanKeys("many/");
+        assertEquals(500, many.size());
+        for (int i = 0; i < 500; i++) {
+            String key = String.format("many/%03d", i);
+            assertEquals(key, many.get(i));
+            StoredEntry entry = storage.get(key).orElseThrow();
+            assertEquals("value " + i, entry.text());
+            assertWrittenBetween(entry, before, after);
+        }
+
+        storage.close();
+        assertThrows(IOException.class, () -> storage.putAll(List.of(StoredEntry.text("closed", "x", stale))));
+        Optional<Storage> reopened = reopenStorage();
+        if (reopened.isPresent()) { // a durable backend: the entries last
+            Storage again = track(reopened.get());
+            assertEquals("last wins", again.get("twice").orElseThrow().text());
+            assertEquals(500, keysOf(again, "many/").size());
+        }
+    }
+
     // ---- failures ----------------------------------------------------------------------------------
 
     @Test

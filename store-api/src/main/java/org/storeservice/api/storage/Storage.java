@@ -1,7 +1,9 @@
 package org.storeservice.api.storage;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Optional;
 import org.storeservice.api.OverwritePolicy;
 
@@ -70,6 +72,30 @@ public interface Storage extends AutoCloseable {
      */
     default boolean delete(String key) throws IOException {
         throw new UnsupportedOperationException(getClass().getName() + " cannot delete entries");
+    }
+
+    /**
+     * Stores every entry of {@code entries}, in order, each under its key with its kind and value, replacing what
+     * was there ({@link OverwritePolicy#REPLACE}); for moving many entries at once (an import). Each entry's
+     * {@link StoredEntry#writtenAt()} is not kept: the backend stamps the write with the time it makes it.
+     *
+     * <p>A backend may commit the entries together (SQLite and PostgreSQL: one transaction, one fsync for all),
+     * which is why this is faster than one {@code put} per entry. After it returns every entry is as durable as a
+     * single write. If it throws, some of the entries may be stored (each whole, never part of one) and others not;
+     * writing the same entries again is the way to finish. The default writes them one by one, so a backend written
+     * before this method existed keeps working.
+     *
+     * @throws IOException if the entries are not known to be stored, for example because one of them cannot be
+     */
+    default void putAll(List<StoredEntry> entries) throws IOException {
+        for (StoredEntry entry : entries) {
+            boolean stored = entry.kind() == EntryKind.TEXT
+                    ? putText(entry.key(), entry.text(), OverwritePolicy.REPLACE)
+                    : putBytes(entry.key(), new ByteArrayInputStream(entry.bytes()), OverwritePolicy.REPLACE);
+            if (!stored) { // REPLACE never refuses; a backend that does is not keeping the contract
+                throw new StorageException(getClass().getName() + " refused to replace an entry, which REPLACE never does");
+            }
+        }
     }
 
     /**
