@@ -40,6 +40,22 @@ public final class CodecRequest {
         this.body = builder.body;
     }
 
+    /** This request with another body stream: the codec's counting view of it. */
+    private CodecRequest(CodecRequest request, InputStream body) {
+        this.method = request.method;
+        this.path = request.path;
+        this.rawQuery = request.rawQuery;
+        this.scheme = request.scheme;
+        this.remoteAddress = request.remoteAddress;
+        this.local = request.local;
+        this.headers = request.headers;
+        this.body = body;
+    }
+
+    CodecRequest withBody(InputStream body) {
+        return new CodecRequest(this, body);
+    }
+
     /**
      * A request for {@code method} (e.g. {@code "POST"}) on {@code path}, the decoded request path without
      * the query (e.g. {@code "/API/Store.asmx/WriteString"}).

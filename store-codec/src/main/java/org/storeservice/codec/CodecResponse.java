@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.storeservice.api.Status;
 
 /**
  * The codec's answer to one request: an HTTP status, headers in the order they are to be sent, and a body.
- * A server adapter writes it out as it is.
+ * A server adapter writes it out as it is. A write's answer also says, for {@link StoreCodec#describe}, which
+ * operation it answers and the {@link Status} it carries; they are not sent.
  *
  * <p>Immutable and thread-safe.
  */
@@ -16,11 +18,15 @@ public final class CodecResponse {
     private final int status;
     private final List<Map.Entry<String, String>> headers;
     private final ByteBuffer body;
+    private final String operation;
+    private final Status writeResult;
 
-    private CodecResponse(int status, List<Map.Entry<String, String>> headers, ByteBuffer body) {
-        this.status = status;
-        this.headers = List.copyOf(headers);
-        this.body = body.asReadOnlyBuffer();
+    private CodecResponse(Builder builder) {
+        this.status = builder.status;
+        this.headers = List.copyOf(builder.headers);
+        this.body = builder.body.asReadOnlyBuffer();
+        this.operation = builder.operation;
+        this.writeResult = builder.writeResult;
     }
 
     /** A builder for a response with {@code status}. */
@@ -61,6 +67,16 @@ public final class CodecResponse {
         return bytes;
     }
 
+    /** The operation this answers ({@code WriteString}, {@code WriteBytes}), if the codec knew it; else {@code null}. */
+    String operation() {
+        return operation;
+    }
+
+    /** The status the write answered, for a write's answer; else {@code null}. */
+    Status writeResult() {
+        return writeResult;
+    }
+
     @Override
     public String toString() {
         return "CodecResponse{" + status + ", " + headers + ", " + body.remaining() + " bytes}";
@@ -71,6 +87,8 @@ public final class CodecResponse {
         private final int status;
         private final List<Map.Entry<String, String>> headers = new ArrayList<>();
         private ByteBuffer body = ByteBuffer.allocate(0);
+        private String operation;
+        private Status writeResult;
 
         private Builder(int status) {
             this.status = status;
@@ -87,8 +105,20 @@ public final class CodecResponse {
             return this;
         }
 
+        /** The operation this answers, by its wire name; not sent, told to observers. */
+        public Builder operation(String operation) {
+            this.operation = Objects.requireNonNull(operation, "operation");
+            return this;
+        }
+
+        /** The status the write answered, which the body carries; not sent separately, told to observers. */
+        public Builder writeResult(Status writeResult) {
+            this.writeResult = Objects.requireNonNull(writeResult, "writeResult");
+            return this;
+        }
+
         public CodecResponse build() {
-            return new CodecResponse(status, headers, body);
+            return new CodecResponse(this);
         }
     }
 }

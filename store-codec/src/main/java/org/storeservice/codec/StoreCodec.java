@@ -33,6 +33,8 @@ public final class StoreCodec {
     private final Protocols protocols;
     private final ProtocolDispatch protocolDispatch;
     private final BodyMemoryBudget bodyMemoryBudget;
+    /** Told of every answer; {@code null} for none, and then no clock is read. */
+    private final RequestObserver observer;
 
     private StoreCodec(Builder builder) {
         this.store = builder.store;
@@ -46,6 +48,7 @@ public final class StoreCodec {
                 new HttpEndpoint(store, namespace, limits),
                 new MetadataPages(namespace, endpointPath, protocols, builder.wsdl));
         this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());
+        this.observer = builder.observer;
     }
 
     /** A codec that serves {@code store}; configure it, then {@link Builder#build()}. */
@@ -113,11 +116,50 @@ public final class StoreCodec {
      * reading it and while the store writes.
      */
     public CodecResponse handle(CodecRequest request) {
+        if (observer == null) {
+            return answer(request);
+        }
+        long start = System.nanoTime();
+        CountingInputStream body = new CountingInputStream(request.body());
+        CodecResponse response = answer(request.withBody(body));
+        long durationNanos = System.nanoTime() - start;
+        try {
+            observer.completed(new CompletedRequest(describe(request, response), response.status(),
+                    Math.max(body.count(), declaredLength(request)), durationNanos));
+        } catch (RuntimeException e) {
+            log.warn("Request observer {} failed", observer, e);
+        }
+        return response;
+    }
+
+    /**
+     * What {@code request} asked for and how {@code response}, this codec's answer to it, ended: its binding,
+     * operation and outcome, for access logs and metrics. Cheap: reads the method, path and query and what
+     * the answer says of itself; the body is not touched.
+     */
+    public RequestKind describe(CodecRequest request, CodecResponse response) {
+        return RequestKinds.of(this, request, response);
+    }
+
+    private CodecResponse answer(CodecRequest request) {
         try {
             return dispatch(request);
         } catch (RuntimeException e) {
             log.error("Failed to answer {}", request, e);
             return ErrorPages.internalError();
+        }
+    }
+
+    /** The declared Content-Length; -1 if none or not a number. */
+    private static long declaredLength(CodecRequest request) {
+        String contentLength = request.header("Content-Length");
+        if (contentLength == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(contentLength.strip());
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -140,6 +182,7 @@ public final class StoreCodec {
         private CodecLimits limits = CodecLimits.defaults();
         private Protocols protocols = Protocols.all();
         private String wsdl;
+        private RequestObserver observer;
 
         private Builder(Store store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -167,6 +210,15 @@ public final class StoreCodec {
 
         public Builder limits(CodecLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * Tells {@code observer} of every answered request (see {@link RequestObserver}); none by default, and
+         * then the codec reads no clock and counts no bytes.
+         */
+        public Builder observer(RequestObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 

@@ -72,6 +72,17 @@ final class Converters {
         }
     }
 
+    /** An absolute URL path, such as {@code /metrics}. */
+    static final class Path implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!value.startsWith("/") || value.length() < 2 || value.chars().anyMatch(c -> c <= ' ' || c == '?' || c == '#')) {
+                throw new TypeConversionException("not a path like /metrics: " + value);
+            }
+            return value;
+        }
+    }
+
     static final class Level implements ITypeConverter<LogLevel> {
         @Override
         public LogLevel convert(String value) {

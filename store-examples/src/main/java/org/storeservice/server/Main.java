@@ -17,7 +17,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * The {@code store-server} tool: {@code java -jar store-server.jar [command] [options]}. Without a command it runs
  * the server ({@link ServeCommand}); the operators' subcommands {@code get}, {@code list}, {@code export},
- * {@code import} and {@code delete} read or write the store named by the same {@code --storage} option. Every
+ * {@code import} and {@code delete} read or write the store named by the same {@code --storage} option, and
+ * {@code users add} writes the users file of Basic authentication. Every
  * option may also come from a {@code STORE_*} environment variable ({@link EnvironmentDefaults}).
  *
  * <p>Standard output carries data only (the endpoint URL, a value, keys, an export, help, the version); messages go
@@ -53,6 +54,8 @@ public final class Main {
         commandLine.addSubcommand("import", new ImportCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
         commandLine.addSubcommand("compare", new CompareCommand(context));
+        commandLine.addSubcommand("users", new CommandLine(new UsersCommand())
+                .addSubcommand("add", new UsersCommand.Add(context)));
         // Set after the subcommands were added: these setters apply to the subcommands present.
         commandLine.setDefaultValueProvider(new EnvironmentDefaults(context.environment()));
         commandLine.setOverwrittenOptionsAllowed(true); // a repeated option's last value wins

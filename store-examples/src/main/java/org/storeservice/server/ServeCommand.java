@@ -47,6 +47,9 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    OperationsOptions operations;
+
     @Option(names = "--namespace", paramLabel = "URI", defaultValue = StoreCodec.DEFAULT_NAMESPACE,
             converter = Converters.NonEmpty.class,
             description = "The service's XML namespace. Env: STORE_NAMESPACE.")
@@ -133,6 +136,15 @@ final class ServeCommand implements Callable<Integer> {
             message("--wsdl " + wsdl + ": cannot read it as UTF-8 text: " + Failures.describe(e));
             return Main.EXIT_FAILURE;
         }
+        ServerMetrics metrics;
+        try {
+            metrics = operations.apply(builder, context.environment(), context.out());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
+        } catch (IOException e) {
+            message(Failures.describe(e));
+            return Main.EXIT_FAILURE;
+        }
         StoreServer server;
         try {
             server = builder.build().start();
@@ -148,11 +160,17 @@ final class ServeCommand implements Callable<Integer> {
             String listening = Failures.listening(e, host, port);
             message(listening != null ? listening : "could not open the storage: " + Failures.describe(e));
             LoggerFactory.getLogger(ServeCommand.class).debug("Start failure", e);
+            if (metrics != null) {
+                metrics.close();
+            }
             return Main.EXIT_FAILURE;
         }
         serving.set(server);
         context.shutdownHooks().accept(new Thread(() -> {
             server.stop();
+            if (metrics != null) {
+                metrics.close();
+            }
             // Requests still in flight at the stop timeout were cut off and logged; the stop itself went as asked.
             context.halt().accept(Main.EXIT_OK);
         }, "store-server-shutdown"));

@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.RequestKind;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -72,7 +73,14 @@ public final class StoreHandler extends Handler.Abstract {
      */
     static final int MAX_INLINE_BODY_BYTES = 16 * 1024;
 
+    /** The request attribute naming the binding that answered, for the access log (see {@link StoreServer#ACCESS_LOG_FORMAT}). */
+    public static final String BINDING_ATTRIBUTE = "store.binding";
+    /** The request attribute naming the operation called, for the access log. */
+    public static final String OPERATION_ATTRIBUTE = "store.operation";
+
     private final StoreCodec codec;
+    /** Whether each answered request gets the binding and operation attributes; only when something logs them. */
+    private final boolean marksRequests;
     /** The largest body answered where it was completed, on a thread that must not block; -1 when the store may block. */
     private final int maxInlineBodyBytes;
     private final MinimumRate minimumRate;
@@ -89,13 +97,30 @@ public final class StoreHandler extends Handler.Abstract {
      *     the first 10 seconds; {@code 0} for no minimum
      */
     public StoreHandler(StoreCodec codec, long minRequestDataRate) {
-        this(codec, minRequestDataRate, RATE_GRACE);
+        this(codec, minRequestDataRate, false);
+    }
+
+    /**
+     * A handler that answers {@code codec}'s endpoint.
+     *
+     * @param minRequestDataRate the slowest accepted average body rate in bytes per second, counted after
+     *     the first 10 seconds; {@code 0} for no minimum
+     * @param marksRequests whether each answered request gets the {@link #BINDING_ATTRIBUTE} and
+     *     {@link #OPERATION_ATTRIBUTE} request attributes, for a request log
+     */
+    public StoreHandler(StoreCodec codec, long minRequestDataRate, boolean marksRequests) {
+        this(codec, minRequestDataRate, RATE_GRACE, marksRequests);
     }
 
     /** As {@link #StoreHandler(StoreCodec, long)}, with {@code rateGrace} instead of the first 10 seconds. */
     StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace) {
+        this(codec, minRequestDataRate, rateGrace, false);
+    }
+
+    private StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace, boolean marksRequests) {
         super(invocationType(codec));
         this.codec = codec;
+        this.marksRequests = marksRequests;
         this.maxInlineBodyBytes = codec.writesNeverBlock()
                 // Up to the spool's memory part, content sent before its key never goes to a temporary file.
                 ? Math.min(MAX_INLINE_BODY_BYTES, codec.limits().spoolMemoryBytes())
@@ -161,7 +186,14 @@ public final class StoreHandler extends Handler.Abstract {
     /** The codec's answer to a request whose whole body is {@code body}; {@code null} after an unexpected failure (logged). */
     CodecResponse answer(Request request, HttpURI uri, String path, InputStream body) {
         try {
-            return codec.handle(toCodecRequest(request, uri, path, body));
+            CodecRequest codecRequest = toCodecRequest(request, uri, path, body);
+            CodecResponse answer = codec.handle(codecRequest);
+            if (marksRequests) {
+                RequestKind kind = codec.describe(codecRequest, answer);
+                request.setAttribute(BINDING_ATTRIBUTE, kind.binding().tag());
+                request.setAttribute(OPERATION_ATTRIBUTE, kind.operation());
+            }
+            return answer;
         } catch (RuntimeException | StackOverflowError e) {
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one

@@ -3,18 +3,26 @@ package org.storeservice.jetty;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.RequestLog;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.DefaultStore;
@@ -24,6 +32,7 @@ import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.Protocols;
+import org.storeservice.codec.RequestObserver;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -53,6 +62,12 @@ import org.storeservice.codec.StoreCodec;
  * slower than the minimum data rate, get {@code 408} and the connection is closed. Together they bound how
  * long any client can hold a connection.
  *
+ * <p><b>Operating it</b> (each off unless asked for): HTTPS ({@link Builder#tls}), an access log
+ * ({@link Builder#accessLog}), Basic authentication ({@link Builder#users}), a client address allow-list
+ * ({@link Builder#allowFrom}), forwarded headers from trusted proxies ({@link Builder#trustedProxies}), and a
+ * management port with health checks and the host's own handlers such as metrics ({@link Builder#managementPort}).
+ * Left off, none of them adds a handler, a customizer or any work to a request.
+ *
  * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
  */
 public final class StoreServer implements AutoCloseable {
@@ -72,13 +87,29 @@ public final class StoreServer implements AutoCloseable {
      * without it a client trickling its headers holds a connection forever.
      */
     public static final Duration DEFAULT_REQUEST_HEADERS_TIMEOUT = Duration.ofSeconds(20);
+    /** The default management bind address: loopback, so that metrics and health stay on the host unless asked. */
+    public static final String DEFAULT_MANAGEMENT_HOST = "127.0.0.1";
+    /** The default time the storage has to answer the readiness check's read before the server counts as not ready. */
+    public static final Duration DEFAULT_READINESS_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * The access log's line: Jetty's extended NCSA format (client, user, time, request line, status, bytes,
+     * Referer, User-Agent), then the binding, the operation and the milliseconds taken.
+     */
+    public static final String ACCESS_LOG_FORMAT = CustomRequestLog.EXTENDED_NCSA_FORMAT
+            + " %{" + StoreHandler.BINDING_ATTRIBUTE + "}attr %{" + StoreHandler.OPERATION_ATTRIBUTE + "}attr %{ms}T";
 
     private enum State { NEW, STARTED, STOPPED }
 
     private final Builder config;
-    private State state = State.NEW;
+    /** Written under the lock; read without it by the readiness check. */
+    private volatile State state = State.NEW;
+    /** Whether the endpoint is fully started and not stopping. */
+    private volatile boolean serving;
     private Server server;
     private ServerConnector connector;
+    private ServerConnector plainConnector;
+    private ManagementServer management;
+    private volatile StorageProbe probe;
     private Storage ownedStorage;
     /** Whether start() got as far as serving; a failed start stops without announcing a stop. */
     private boolean served;
@@ -106,6 +137,12 @@ public final class StoreServer implements AutoCloseable {
         state = State.STARTED;
         CompletableFuture<Storage> opening = null;
         try {
+            if (config.managementPort >= 0) {
+                // First, so that a load balancer sees "not ready" while the storage opens.
+                management = new ManagementServer(config.managementHost, config.managementPort,
+                        this::notReadyReason, config.managementHandler);
+                management.start();
+            }
             Storage storage = config.storage;
             if (storage == null) {
                 // Opening a storage (loading a JDBC driver, a native library, a file) and building Jetty's server
@@ -129,8 +166,15 @@ public final class StoreServer implements AutoCloseable {
             }
             serve(jetty, storage);
             server = jetty;
+            if (config.jettyCustomizer != null) {
+                config.jettyCustomizer.accept(jetty);
+            }
             server.start();
             served = true;
+            if (management != null) {
+                probe = new StorageProbe(storage, config.readinessTimeout);
+            }
+            serving = true;
         } catch (Exception | Error e) {
             if (opening != null && ownedStorage == null) {
                 ownedStorage = openedAnyway(opening); // so that stop() closes what was opened
@@ -148,6 +192,12 @@ public final class StoreServer implements AutoCloseable {
             throw new IOException("Could not start the Store server on " + config.host + ':' + config.port, e);
         }
         log.info("Store endpoint listening at {}", endpointUri());
+        if (plainConnector != null) {
+            log.info("Plain HTTP also on port {}", plainConnector.getLocalPort());
+        }
+        if (management != null) {
+            log.info("Management port {} on {}", management.port(), config.managementHost);
+        }
         return this;
     }
 
@@ -199,19 +249,31 @@ public final class StoreServer implements AutoCloseable {
         return jetty;
     }
 
-    /** Adds the connector and the Store handler for {@code storage}. */
+    /** Why the server is not ready for requests, or {@code null} when it is (the readiness check). */
+    private String notReadyReason() {
+        if (!serving) {
+            return state == State.STOPPED ? "stopping" : "starting";
+        }
+        StorageProbe current = probe;
+        return current == null ? "starting" : current.problem();
+    }
+
+    /** Adds the connectors and the Store handler for {@code storage}. */
     private void serve(Server jetty, Storage storage) {
         DefaultStore store = DefaultStore.builder(storage)
                 .limits(config.storeLimits)
                 .overwritePolicy(config.overwritePolicy)
                 .build();
-        StoreCodec codec = StoreCodec.builder(store)
+        StoreCodec.Builder codecBuilder = StoreCodec.builder(store)
                 .namespace(config.namespace)
                 .endpointPath(config.endpointPath)
                 .limits(config.codecLimits)
                 .protocols(config.protocols)
-                .wsdl(config.wsdl)
-                .build();
+                .wsdl(config.wsdl);
+        if (config.requestObserver != null) {
+            codecBuilder.observer(config.requestObserver);
+        }
+        StoreCodec codec = codecBuilder.build();
 
         HttpConfiguration http = new HttpConfiguration();
         // Say nothing about the software in every response; an attacker needs no version to look up.
@@ -220,17 +282,56 @@ public final class StoreServer implements AutoCloseable {
         // A store that never blocks is answered on the selector threads (see StoreHandler): one selector per
         // core lets every core answer. Jetty's default, one per two cores, suits handlers that hand off.
         int selectors = codec.writesNeverBlock() ? Runtime.getRuntime().availableProcessors() : -1;
-        connector = new ServerConnector(jetty, -1, selectors, new HttpConnectionFactory(http));
-        connector.setHost(config.host);
-        connector.setPort(config.port);
-        connector.setIdleTimeout(config.idleTimeout.toMillis());
-        connector.addBean(new HeaderDeadline(config.requestHeadersTimeout, connector.getScheduler()));
-        jetty.addConnector(connector);
+        if (config.tlsKeystore != null) {
+            HttpConfiguration https = new HttpConfiguration(http);
+            https.addCustomizer(new SecureRequestCustomizer());
+            trustProxies(https);
+            SslContextFactory.Server tls = new SslContextFactory.Server();
+            tls.setKeyStorePath(config.tlsKeystore.toString());
+            tls.setKeyStoreType("PKCS12");
+            tls.setKeyStorePassword(new String(config.tlsKeystorePassword));
+            connector = newConnector(jetty, selectors, config.port,
+                    new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(https));
+            if (config.httpPort >= 0) {
+                trustProxies(http);
+                plainConnector = newConnector(jetty, selectors, config.httpPort, new HttpConnectionFactory(http));
+            }
+        } else {
+            trustProxies(http);
+            connector = newConnector(jetty, selectors, config.port, new HttpConnectionFactory(http));
+        }
+        if (config.accessLog != null) {
+            jetty.setRequestLog(new CustomRequestLog(config.accessLog, ACCESS_LOG_FORMAT));
+        }
 
-        // Outermost, so that it counts every request in flight and turns new ones away during stop.
         // Other paths get a page that points to the endpoint rather than Jetty's error page.
-        jetty.setHandler(new GracefulHandler(new Handler.Sequence(
-                new StoreHandler(codec, config.minRequestDataRate), new EndpointPointer(config.endpointPath))));
+        Handler handler = new Handler.Sequence(
+                new StoreHandler(codec, config.minRequestDataRate, config.accessLog != null),
+                new EndpointPointer(config.endpointPath));
+        if (config.users != null) {
+            handler = new BasicAuthHandler(config.users, config.realm, codec.endpointPath(), config.publicMetadata, handler);
+        }
+        if (config.allowFrom != null) {
+            handler = new AllowListHandler(config.allowFrom, handler); // outside authentication: refuses cheaper
+        }
+        // Outermost, so that it counts every request in flight and turns new ones away during stop.
+        jetty.setHandler(new GracefulHandler(handler));
+    }
+
+    private void trustProxies(HttpConfiguration http) {
+        if (config.trustedProxies != null) {
+            http.addCustomizer(new TrustedProxyCustomizer(config.trustedProxies));
+        }
+    }
+
+    private ServerConnector newConnector(Server jetty, int selectors, int port, ConnectionFactory... factories) {
+        ServerConnector added = new ServerConnector(jetty, -1, selectors, factories);
+        added.setHost(config.host);
+        added.setPort(port);
+        added.setIdleTimeout(config.idleTimeout.toMillis());
+        added.addBean(new HeaderDeadline(config.requestHeadersTimeout, added.getScheduler()));
+        jetty.addConnector(added);
+        return added;
     }
 
     /**
@@ -242,6 +343,7 @@ public final class StoreServer implements AutoCloseable {
             return;
         }
         state = State.STOPPED;
+        serving = false;
         if (server != null && served) {
             log.info("Stopping: no new connections; waiting up to {} for requests in flight", seconds(config.stopTimeout));
             try {
@@ -252,6 +354,16 @@ public final class StoreServer implements AutoCloseable {
             } catch (Exception e) {
                 log.warn("Error while stopping the Store server", e);
             }
+        }
+        if (management != null) {
+            try {
+                management.stop();
+            } catch (Exception e) {
+                log.warn("Error while stopping the management port", e);
+            }
+        }
+        if (probe != null) {
+            probe.close();
         }
         if (ownedStorage != null) {
             try {
@@ -290,15 +402,41 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The endpoint's full URL, for example {@code http://127.0.0.1:8080/API/Store.asmx}. A wildcard bind
-     * address (listen everywhere) is given as {@code localhost}, which always reaches it.
+     * The plain HTTP port served beside the HTTPS one ({@link Builder#httpPort}).
+     *
+     * @throws IllegalStateException if the server is not running or has no such port
+     */
+    public synchronized int httpPort() {
+        port(); // checks the state
+        if (plainConnector == null) {
+            throw new IllegalStateException("No plain HTTP port beside HTTPS was configured");
+        }
+        return plainConnector.getLocalPort();
+    }
+
+    /**
+     * The management port (health checks, and the host's handlers such as metrics).
+     *
+     * @throws IllegalStateException if the server is not running or has no management port
+     */
+    public synchronized int managementPort() {
+        port(); // checks the state
+        if (management == null) {
+            throw new IllegalStateException("No management port was configured");
+        }
+        return management.port();
+    }
+
+    /**
+     * The endpoint's full URL, for example {@code http://127.0.0.1:8080/API/Store.asmx} ({@code https} with
+     * TLS). A wildcard bind address (listen everywhere) is given as {@code localhost}, which always reaches it.
      *
      * @throws IllegalStateException if the server is not running
      */
     public synchronized URI endpointUri() {
         String host = isWildcard(config.host) ? "localhost" : config.host;
         try {
-            return new URI("http", null, host, port(), config.endpointPath, null, null);
+            return new URI(config.tlsKeystore != null ? "https" : "http", null, host, port(), config.endpointPath, null, null);
         } catch (URISyntaxException e) {
             throw new IllegalStateException("Cannot form the endpoint URI from " + host + " and " + config.endpointPath, e);
         }
@@ -330,6 +468,21 @@ public final class StoreServer implements AutoCloseable {
         private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
         private Duration requestHeadersTimeout = DEFAULT_REQUEST_HEADERS_TIMEOUT;
+        private Path tlsKeystore;
+        private char[] tlsKeystorePassword;
+        private int httpPort = -1;
+        private RequestLog.Writer accessLog;
+        private BasicUsers users;
+        private String realm = "Store";
+        private boolean publicMetadata;
+        private AddressRanges allowFrom;
+        private AddressRanges trustedProxies;
+        private int managementPort = -1;
+        private String managementHost = DEFAULT_MANAGEMENT_HOST;
+        private Handler managementHandler;
+        private Duration readinessTimeout = DEFAULT_READINESS_TIMEOUT;
+        private Consumer<Server> jettyCustomizer;
+        private RequestObserver requestObserver;
 
         private Builder() {
         }
@@ -454,6 +607,123 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
+         * Serves HTTPS on {@link #port(int)}, with the key and certificate chain in a PKCS12 keystore. The
+         * WSDL's addresses then say {@code https}. A plain HTTP port may be added beside it ({@link #httpPort}).
+         * The keystore is read when the server starts.
+         */
+        public Builder tls(Path pkcs12Keystore, char[] password) {
+            this.tlsKeystore = Objects.requireNonNull(pkcs12Keystore, "pkcs12Keystore");
+            this.tlsKeystorePassword = Objects.requireNonNull(password, "password").clone();
+            return this;
+        }
+
+        /** With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default. */
+        public Builder httpPort(int httpPort) {
+            if (httpPort < 0 || httpPort > 65535) {
+                throw new IllegalArgumentException("httpPort must be 0..65535: " + httpPort);
+            }
+            this.httpPort = httpPort;
+            return this;
+        }
+
+        /**
+         * Writes one line per request in {@link StoreServer#ACCESS_LOG_FORMAT} (extended NCSA with the
+         * User-Agent, the binding and the operation) to {@code writer}, for example Jetty's
+         * {@link org.eclipse.jetty.server.RequestLogWriter} for a file. Off by default.
+         */
+        public Builder accessLog(RequestLog.Writer writer) {
+            this.accessLog = Objects.requireNonNull(writer, "writer");
+            return this;
+        }
+
+        /**
+         * Requires HTTP Basic authentication as one of {@code users} (see {@link BasicAuthHandler}); requests
+         * without valid credentials get {@code 401} before their body is read. Off by default.
+         */
+        public Builder users(BasicUsers users) {
+            this.users = Objects.requireNonNull(users, "users");
+            return this;
+        }
+
+        /** The realm named in the {@code 401} challenge; default {@code Store}. */
+        public Builder realm(String realm) {
+            this.realm = Objects.requireNonNull(realm, "realm");
+            return this;
+        }
+
+        /** With {@link #users}: whether the WSDL, disco and help pages are served without credentials; default no. */
+        public Builder publicMetadata(boolean publicMetadata) {
+            this.publicMetadata = publicMetadata;
+            return this;
+        }
+
+        /** Serves only clients whose address is in {@code ranges}; others get {@code 403}. Off by default. */
+        public Builder allowFrom(AddressRanges ranges) {
+            this.allowFrom = Objects.requireNonNull(ranges, "ranges");
+            return this;
+        }
+
+        /**
+         * Honours {@code Forwarded} and {@code X-Forwarded-*} headers from these proxies only (see
+         * {@link TrustedProxyCustomizer}). Off by default: the headers are ignored.
+         */
+        public Builder trustedProxies(AddressRanges proxies) {
+            this.trustedProxies = Objects.requireNonNull(proxies, "proxies");
+            return this;
+        }
+
+        /**
+         * Serves {@code /health/live} and {@code /health/ready}, and {@link #managementHandler}, on this port
+         * ({@code 0} for any free one), on threads of its own. Off by default.
+         */
+        public Builder managementPort(int managementPort) {
+            if (managementPort < 0 || managementPort > 65535) {
+                throw new IllegalArgumentException("managementPort must be 0..65535: " + managementPort);
+            }
+            this.managementPort = managementPort;
+            return this;
+        }
+
+        /** The management port's bind address; default {@value StoreServer#DEFAULT_MANAGEMENT_HOST}. */
+        public Builder managementHost(String managementHost) {
+            if (Objects.requireNonNull(managementHost, "managementHost").isBlank()) {
+                throw new IllegalArgumentException("managementHost must not be blank");
+            }
+            this.managementHost = managementHost;
+            return this;
+        }
+
+        /** A handler served on the management port after the health checks, for example metrics. */
+        public Builder managementHandler(Handler handler) {
+            this.managementHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** How long the readiness check waits for the storage's answer; default 2 s. */
+        public Builder readinessTimeout(Duration readinessTimeout) {
+            this.readinessTimeout = positive(readinessTimeout, "readinessTimeout");
+            return this;
+        }
+
+        /**
+         * Told of every request the codec answers (see {@link RequestObserver}), for example
+         * {@code store-micrometer}'s {@code StoreMetrics}. None by default: then no clock is read per request.
+         */
+        public Builder requestObserver(RequestObserver observer) {
+            this.requestObserver = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
+         * Called with the endpoint's Jetty server, fully assembled, just before it starts: to add beans such as
+         * metrics binders for its thread pool and connectors. Not for changing its handlers.
+         */
+        public Builder jettyCustomizer(Consumer<Server> customizer) {
+            this.jettyCustomizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
          * A server with this configuration, not yet started.
          *
          * <p>The endpoint path, namespace and an operator's WSDL are checked by the codec when the server starts
@@ -464,6 +734,9 @@ public final class StoreServer implements AutoCloseable {
         public StoreServer build() {
             if (storage == null && storageUri == null) {
                 throw new IllegalStateException("StoreServer needs a storage: call storage(Storage) or storageUri(String)");
+            }
+            if (httpPort >= 0 && tlsKeystore == null) {
+                throw new IllegalStateException("httpPort adds plain HTTP beside HTTPS: it needs tls(...)");
             }
             return new StoreServer(this);
         }
@@ -485,6 +758,21 @@ public final class StoreServer implements AutoCloseable {
             copy.minRequestDataRate = minRequestDataRate;
             copy.stopTimeout = stopTimeout;
             copy.requestHeadersTimeout = requestHeadersTimeout;
+            copy.tlsKeystore = tlsKeystore;
+            copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();
+            copy.httpPort = httpPort;
+            copy.accessLog = accessLog;
+            copy.users = users;
+            copy.realm = realm;
+            copy.publicMetadata = publicMetadata;
+            copy.allowFrom = allowFrom;
+            copy.trustedProxies = trustedProxies;
+            copy.managementPort = managementPort;
+            copy.managementHost = managementHost;
+            copy.managementHandler = managementHandler;
+            copy.readinessTimeout = readinessTimeout;
+            copy.jettyCustomizer = jettyCustomizer;
+            copy.requestObserver = requestObserver;
             return copy;
         }
 

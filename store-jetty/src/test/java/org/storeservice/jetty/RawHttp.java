@@ -44,6 +44,20 @@ final class RawHttp {
         return received.toString(ISO_8859_1);
     }
 
+    /** The response head (status line and header fields), read up to its blank line, without waiting for a body. */
+    static String readHead(Socket socket) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        while (!received.toString(ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            received.write(b);
+        }
+        return received.toString(ISO_8859_1);
+    }
+
     /** Whether a new connection to {@code endpoint} is refused. */
     static boolean refusesConnections(URI endpoint) throws IOException {
         Socket socket;

@@ -24,6 +24,7 @@ final class HttpEncoder {
                     .header("Cache-Control", "private, max-age=0")
                     .header("Content-Type", "text/xml; charset=utf-8")
                     .body(body.getBytes(StandardCharsets.UTF_8))
+                    .writeResult(status)
                     .build());
         }
     }

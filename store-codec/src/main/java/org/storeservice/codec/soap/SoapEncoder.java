@@ -44,7 +44,7 @@ final class SoapEncoder {
                 String body = envelopeStart + "<soap:Body><" + name + "Response xmlns=\"" + namespaceAttribute
                         + "\"><" + name + "Result>" + status.wireName() + "</" + name + "Result></" + name
                         + "Response></soap:Body></soap:Envelope>";
-                byStatus.put(status, response(200, ErrorPages.CACHE_PREPARED, body));
+                byStatus.put(status, response(200, ErrorPages.CACHE_PREPARED, body).operation(name).writeResult(status).build());
             }
             successes.put(operation, byStatus);
         }
@@ -78,14 +78,13 @@ final class SoapEncoder {
         body.append("</soap:Fault></soap:Body></soap:Envelope>");
         // ASMX checks mustUnderstand in WriteReturns, after WebServiceHandler.PrepareContext set max-age 0
         String cacheControl = fault.code() == FaultCode.MUST_UNDERSTAND ? ErrorPages.CACHE_PREPARED : ErrorPages.CACHE_PRIVATE;
-        return response(fault.httpStatus(), cacheControl, body.toString());
+        return response(fault.httpStatus(), cacheControl, body.toString()).build();
     }
 
-    private CodecResponse response(int status, String cacheControl, String body) {
+    private CodecResponse.Builder response(int status, String cacheControl, String body) {
         return CodecResponse.builder(status)
                 .header("Cache-Control", cacheControl)
                 .header("Content-Type", version.responseContentType())
-                .body(body.getBytes(StandardCharsets.UTF_8))
-                .build();
+                .body(body.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,0 +1,24 @@
+package org.storeservice.codec;
+
+/** The ASMX protocol that took a request, as {@link StoreCodec#describe} tells it. */
+public enum Binding {
+    SOAP11("soap11"),
+    SOAP12("soap12"),
+    HTTP_GET("httpget"),
+    HTTP_POST("httppost"),
+    /** The WSDL, the disco document and the help pages ({@code GET} on the endpoint path). */
+    METADATA("metadata"),
+    /** None: a path outside the endpoint, or a verb or path info no protocol takes. */
+    NONE("none");
+
+    private final String tag;
+
+    Binding(String tag) {
+        this.tag = tag;
+    }
+
+    /** Its name in metrics and logs: {@code soap11}, {@code soap12}, {@code httpget}, {@code httppost}, {@code metadata}, {@code none}. */
+    public String tag() {
+        return tag;
+    }
+}
