@@ -121,10 +121,11 @@ public final class RequestBodyBuffer implements Closeable {
 
     /** Adds a memory segment, if this request's allowance and the shared budget both have room. */
     private boolean addSegment(int arriving) {
-        long wanted = Math.max(arriving, Math.min(LARGEST_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, reserved)));
-        if (declaredLength >= 0) {
-            wanted = Math.min(wanted, declaredLength - size); // no more than can still arrive
-        }
+        // A declared length is reserved in one segment (one array, one budget update for the usual request);
+        // a body of unknown length grows by doubling segments.
+        long wanted = declaredLength >= 0
+                ? declaredLength - size
+                : Math.max(arriving, Math.min(LARGEST_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, reserved)));
         wanted = Math.min(wanted, Math.min(capacity - size, memoryBytes - reserved));
         if (wanted < 1 || !budget.tryReserve(wanted)) {
             return false;

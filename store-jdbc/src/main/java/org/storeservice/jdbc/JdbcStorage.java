@@ -54,6 +54,8 @@ public final class JdbcStorage implements Storage {
     private final long maxValueBytes;
     /** Where byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
     private final Path spoolDirectory;
+    /** The heap values waiting for the database may hold together, past their first 64 KiB each. */
+    private final SpoolMemory spoolMemory = new SpoolMemory(SpoolMemory.defaultBytes());
     private final Clock clock;
     private final String description;
     private volatile boolean closed;
@@ -188,7 +190,7 @@ public final class JdbcStorage implements Storage {
         // Read to its end before it is queued (SQLite) or a pooled connection is borrowed (PostgreSQL), 64 KiB in
         // memory, the rest in a temporary file deleted when the write is answered: see SpooledContent. A failure
         // of the caller's stream surfaces here, unchanged, and nothing is written.
-        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory, maxValueBytes)) {
+        try (SpooledContent spooled = SpooledContent.read(content, spoolDirectory, maxValueBytes, spoolMemory)) {
             return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled, policy, now()));
         }
     }

@@ -13,8 +13,9 @@ import org.storeservice.api.storage.StorageException;
 
 /**
  * A byte value read to its end on the caller's thread, before it goes to the database: up to {@link #MEMORY_BYTES}
- * in memory, longer content in a temporary file, which {@link #close()} deletes, as does a failed read. So a write
- * in flight holds at most 64 KiB of heap until the statement that stores it runs, which opens it again
+ * in memory, longer content in memory too while the storage's {@link SpoolMemory} has room, else in a temporary
+ * file, which {@link #close()} deletes, as does a failed read. So the heap held by writes in flight is bounded by
+ * 64 KiB each plus the storage's spool memory, until the statement that stores a value runs, which opens it again
  * ({@link #open()}) or reads it whole ({@link #readAll()}).
  *
  * <p>Both backends need this. PostgreSQL: the content may still be arriving from a slow client, and a pooled
@@ -31,11 +32,21 @@ final class SpooledContent implements Closeable {
     private final byte[] bytes;
     private final Path file;
     private final long length;
+    /** Where {@link #reservedBytes} came from; {@code null} when nothing was reserved. */
+    private final SpoolMemory memory;
+    private final long reservedBytes;
+    private boolean closed;
 
-    private SpooledContent(byte[] bytes, Path file, long length) {
+    private SpooledContent(byte[] bytes, Path file, long length, SpoolMemory memory, long reservedBytes) {
         this.bytes = bytes;
         this.file = file;
         this.length = length;
+        this.memory = memory;
+        this.reservedBytes = reservedBytes;
+    }
+
+    private SpooledContent(byte[] bytes, Path file, long length) {
+        this(bytes, file, length, null, 0);
     }
 
     /** A value already in memory (text kept as UTF-8 bytes); {@code bytes} is not copied. */
@@ -44,13 +55,14 @@ final class SpooledContent implements Closeable {
     }
 
     /**
-     * Reads all of {@code content}, spilling to a file in {@code directory} ({@code null}: the system's
-     * temporary directory) past {@link #MEMORY_BYTES}.
+     * Reads all of {@code content}: in memory up to {@link #MEMORY_BYTES}, and beyond that while {@code memory} has
+     * room for it, else spilling to a file in {@code directory} ({@code null}: the system's temporary directory).
      *
-     * @throws IOException the stream's own failure, unchanged (no file is left behind)
+     * @throws IOException the stream's own failure, unchanged (no file is left behind, nothing stays reserved)
      * @throws StorageException if it holds more than {@code maxBytes}
      */
-    static SpooledContent read(InputStream content, Path directory, long maxBytes) throws IOException {
+    static SpooledContent read(InputStream content, Path directory, long maxBytes, SpoolMemory memory)
+            throws IOException {
         byte[] head = content.readNBytes(MEMORY_BYTES + 1);
         if (head.length > maxBytes) {
             throw tooLarge(maxBytes);
@@ -58,11 +70,50 @@ final class SpooledContent implements Closeable {
         if (head.length <= MEMORY_BYTES) {
             return inMemory(head);
         }
+        // Reserve in steps that double, so a value is never held twice its size; give all back on a spill.
+        long reserved = 0;
+        byte[] held = head;
+        int filled = head.length;
+        try {
+            while (true) {
+                if (filled == held.length) {
+                    long grown = Math.min(Math.min((long) held.length * 2, maxBytes + 1), Integer.MAX_VALUE - 8);
+                    if (grown <= held.length || !memory.tryReserve(grown)) {
+                        break; // no room (or as large as an array gets): the rest goes to a file
+                    }
+                    memory.release(reserved);
+                    reserved = grown;
+                    held = java.util.Arrays.copyOf(held, (int) grown);
+                }
+                int n = content.read(held, filled, held.length - filled);
+                if (n < 0) {
+                    byte[] value = filled == held.length ? held : java.util.Arrays.copyOf(held, filled);
+                    return new SpooledContent(value, null, filled, memory, reserved);
+                }
+                filled += n;
+                if (filled > maxBytes) {
+                    throw tooLarge(maxBytes);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            memory.release(reserved);
+            throw e;
+        }
+        try {
+            return toFile(held, filled, content, directory, maxBytes);
+        } finally {
+            memory.release(reserved);
+        }
+    }
+
+    /** The first {@code filled} bytes of {@code held}, then the rest of {@code content}, in a new temporary file. */
+    private static SpooledContent toFile(byte[] held, int filled, InputStream content, Path directory, long maxBytes)
+            throws IOException {
         Path file = directory == null ? Files.createTempFile(FILE_PREFIX, ".tmp")
                 : Files.createTempFile(directory, FILE_PREFIX, ".tmp");
         try (OutputStream out = Files.newOutputStream(file)) {
-            out.write(head);
-            long length = head.length;
+            out.write(held, 0, filled);
+            long length = filled;
             byte[] buffer = new byte[8192];
             for (int n; (n = content.read(buffer)) >= 0; ) {
                 length += n;
@@ -101,11 +152,18 @@ final class SpooledContent implements Closeable {
         return length;
     }
 
-    /** Deletes the file, if any. */
+    /** Deletes the file, if any, and gives the memory back. Idempotent. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (file != null) {
             delete(file);
+        }
+        if (memory != null) {
+            memory.release(reservedBytes);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.storeservice.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -136,18 +137,53 @@ class SqliteStorageTest {
         assertThrows(IllegalArgumentException.class, () -> SqliteStorageConfig.fromUri(
                 "sqlite:x.db?maxValueBytes=" + (Integer.MAX_VALUE - 7)));
 
-        int large = SpooledContent.MEMORY_BYTES + 1000; // spooled to a file
+        int large = SpooledContent.MEMORY_BYTES + 1000; // spooled to a file: no spool memory
+        SpoolMemory none = new SpoolMemory(0);
         for (int limit : new int[] {0, 10, large}) {
-            try (SpooledContent exact = SpooledContent.read(new ByteArrayInputStream(new byte[limit]), spool, limit)) {
+            try (SpooledContent exact = SpooledContent.read(new ByteArrayInputStream(new byte[limit]), spool, limit, none)) {
                 assertEquals(limit, exact.length());
                 assertEquals(limit, exact.readAll().length);
             }
             assertThrows(StorageException.class,
-                    () -> SpooledContent.read(new ByteArrayInputStream(new byte[limit + 1]), spool, limit));
+                    () -> SpooledContent.read(new ByteArrayInputStream(new byte[limit + 1]), spool, limit, none));
             try (var files = Files.list(spool)) {
                 assertEquals(0, files.count(), "no spool file left by limit " + limit);
             }
         }
+    }
+
+    /** A large value stays in memory while the storage's spool memory has room, goes to a file when not. */
+    @Test
+    void largeValuesStayInMemoryWithinTheSpoolMemory(@TempDir Path spool) throws Exception {
+        byte[] value = new byte[1 << 20];
+        new java.util.Random(7).nextBytes(value);
+        // Room for one such value as it grows (its array doubles: 1 MiB reserved, plus the 512 KiB one it grows from,
+        // for a moment), not for two.
+        SpoolMemory memory = new SpoolMemory((1 << 20) + (1 << 19) + (64 << 10));
+        try (SpooledContent first = SpooledContent.read(new ByteArrayInputStream(value), spool, 8 << 20, memory);
+                SpooledContent second = SpooledContent.read(new ByteArrayInputStream(value), spool, 8 << 20, memory)) {
+            assertTrue(first.inMemory());
+            assertFalse(second.inMemory(), "no room left for a second value: it goes to a file");
+            assertTrue(memory.reserved() >= value.length && memory.reserved() < 2 * value.length,
+                    "reserved " + memory.reserved());
+            assertArrayEquals(value, first.readAll());
+            assertArrayEquals(value, second.readAll());
+        }
+        assertEquals(0, memory.reserved(), "every byte given back on close");
+        try (var files = Files.list(spool)) {
+            assertEquals(0, files.count(), "the spool file is deleted on close");
+        }
+        ByteArrayInputStream failing = new ByteArrayInputStream(value) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                if (pos > 200_000) {
+                    throw new IllegalStateException("client gone");
+                }
+                return super.read(b, off, len);
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> SpooledContent.read(failing, spool, 8 << 20, memory));
+        assertEquals(0, memory.reserved(), "a failed read keeps nothing reserved");
     }
 
     @Test

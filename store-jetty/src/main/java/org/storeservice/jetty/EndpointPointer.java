@@ -26,8 +26,7 @@ final class EndpointPointer extends Handler.Abstract.NonBlocking {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        ReasonPhrases.install(request);
-        response.setStatus(404);
+        ReasonPhrases.setStatus(response, 404);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, page.length);
         response.write(true, ByteBuffer.wrap(page), callback);

@@ -1,9 +1,10 @@
 package org.storeservice.jetty;
 
 import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.server.HttpStream;
-import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -18,9 +19,16 @@ final class ReasonPhrases extends HttpStream.Wrapper {
         super(wrapped);
     }
 
-    /** Makes {@code request}'s response carry ASP.NET's reason phrase. */
-    static void install(Request request) {
-        request.addHttpStreamWrapper(ReasonPhrases::new);
+    /**
+     * Sets {@code response}'s status, with ASP.NET's reason phrase where Jetty's differs (a stream wrapper, so
+     * only then: a 200 costs nothing more).
+     */
+    static void setStatus(Response response, int status) {
+        response.setStatus(status);
+        String reason = of(status);
+        if (reason != null && !reason.equals(HttpStatus.getMessage(status))) {
+            response.getRequest().addHttpStreamWrapper(ReasonPhrases::new);
+        }
     }
 
     /** ASP.NET's reason phrase for {@code status}, for the statuses this service sends; else {@code null} (Jetty's). */

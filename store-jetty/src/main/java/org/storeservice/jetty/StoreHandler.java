@@ -154,7 +154,6 @@ public final class StoreHandler extends Handler.Abstract {
         if (path == null || !codec.matches(path)) {
             return false;
         }
-        ReasonPhrases.install(request);
         if (hasUnknownTransferCoding(request)) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
             writePlain(501, NOT_IMPLEMENTED_BODY, response, callback);
@@ -226,7 +225,7 @@ public final class StoreHandler extends Handler.Abstract {
             return;
         }
         ByteBuffer body = answer.body();
-        response.setStatus(answer.status());
+        ReasonPhrases.setStatus(response, answer.status());
         HttpFields.Mutable headers = response.getHeaders();
         for (Map.Entry<String, String> header : answer.headers()) {
             // The length is ours to set, from the bytes actually sent.
@@ -249,7 +248,7 @@ public final class StoreHandler extends Handler.Abstract {
     }
 
     static void writePlain(int status, byte[] text, Response response, Callback callback) {
-        response.setStatus(status);
+        ReasonPhrases.setStatus(response, status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
         response.write(true, ByteBuffer.wrap(text), callback);

@@ -1,6 +1,7 @@
 package org.storeservice.spring.boot;
 
 import java.io.IOException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -15,6 +16,7 @@ import org.storeservice.api.DefaultStore;
 import org.storeservice.api.Store;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.Storages;
+import org.storeservice.codec.RequestObserver;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.servlet.StoreServlet;
 
@@ -53,16 +55,22 @@ public class StoreAutoConfiguration {
                 .build();
     }
 
-    /** The codec, for the endpoint path clients see: the context path followed by {@code store.path}. */
+    /**
+     * The codec, for the endpoint path clients see: the context path followed by {@code store.path}; it tells the
+     * application's {@link RequestObserver} (the request metrics, when a Micrometer registry is present) of every
+     * answered request.
+     */
     @Bean
     @ConditionalOnMissingBean
-    public StoreCodec storeCodec(Store store, StoreProperties properties, Environment environment) {
-        return StoreCodec.builder(store)
+    public StoreCodec storeCodec(Store store, StoreProperties properties, Environment environment,
+            ObjectProvider<RequestObserver> observer) {
+        StoreCodec.Builder codec = StoreCodec.builder(store)
                 .namespace(properties.getNamespace())
                 .endpointPath(contextPath(environment) + properties.getPath())
                 .limits(properties.getLimits().toCodecLimits())
-                .protocols(properties.toProtocols())
-                .build();
+                .protocols(properties.toProtocols());
+        observer.ifUnique(codec::observer);
+        return codec.build();
     }
 
     @Bean(REGISTRATION_BEAN)

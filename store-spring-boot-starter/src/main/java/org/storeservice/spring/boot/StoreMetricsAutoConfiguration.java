@@ -1,31 +1,29 @@
 package org.storeservice.spring.boot;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.storeservice.micrometer.StoreMetrics;
 
-/** Times the Store endpoint's requests in the application's Micrometer registry, when there is one. */
-@AutoConfiguration(after = StoreAutoConfiguration.class, afterName = {
+/**
+ * The Store endpoint's request metrics ({@link StoreMetrics}: {@code store.requests}, {@code store.request.duration},
+ * {@code store.request.body}, tagged {@code binding}, {@code operation} and {@code outcome}) in the application's
+ * Micrometer registry, when there is one: the same meters the ready server publishes. The codec is told of every
+ * answered request through this observer ({@link StoreAutoConfiguration#storeCodec}).
+ */
+@AutoConfiguration(before = StoreAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
-@ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean(value = MeterRegistry.class, name = StoreAutoConfiguration.REGISTRATION_BEAN)
+@ConditionalOnClass({MeterRegistry.class, StoreMetrics.class})
+@ConditionalOnBean(MeterRegistry.class)
 public class StoreMetricsAutoConfiguration {
     @Bean
-    @ConditionalOnMissingBean(name = "storeRequestTimer")
-    public FilterRegistrationBean<StoreRequestTimer> storeRequestTimer(MeterRegistry registry,
-            @Qualifier(StoreAutoConfiguration.REGISTRATION_BEAN) ServletRegistrationBean<?> servlet) {
-        FilterRegistrationBean<StoreRequestTimer> filter =
-                new FilterRegistrationBean<>(new StoreRequestTimer(registry), servlet);
-        filter.setName("storeRequestTimer");
-        filter.setAsyncSupported(true); // the servlet answers asynchronously; the timer records at completion
-        return filter;
+    @ConditionalOnMissingBean
+    public StoreMetrics storeMetrics(MeterRegistry registry) {
+        return new StoreMetrics(registry);
     }
 }
