@@ -167,12 +167,13 @@ final class ServeCommand implements Callable<Integer> {
         }
         serving.set(server);
         context.shutdownHooks().accept(new Thread(() -> {
-            server.stop();
+            boolean clean = server.stop();
             if (metrics != null) {
                 metrics.close();
             }
-            // Requests still in flight at the stop timeout were cut off and logged; the stop itself went as asked.
-            context.halt().accept(Main.EXIT_OK);
+            // 0 after a clean stop, so that systemd records a stop it asked for as a success; requests cut off at
+            // the stop timeout (logged) make it a failure an operator should see.
+            context.halt().accept(clean ? Main.EXIT_OK : Main.EXIT_FAILURE);
         }, "store-server-shutdown"));
         // The one line on standard output: scripts and tests read the URL from it.
         out.println(server.endpointUri());

@@ -103,6 +103,8 @@ public final class StoreServer implements AutoCloseable {
     private final Builder config;
     /** Written under the lock; read without it by the readiness check. */
     private volatile State state = State.NEW;
+    /** Whether the stop timeout cut off requests still in flight. */
+    private boolean cutOff;
     /** Whether the endpoint is fully started and not stopping. */
     private volatile boolean serving;
     private Server server;
@@ -337,10 +339,13 @@ public final class StoreServer implements AutoCloseable {
     /**
      * Stops gracefully: stops accepting, waits up to the stop timeout for requests in flight, then closes
      * the storage if this server opened it. Harmless to call twice, or before {@link #start()}.
+     *
+     * @return {@code false} if requests still in flight at the stop timeout were cut off (logged), {@code true} if
+     *     every request finished (or there was nothing to stop)
      */
-    public synchronized void stop() {
+    public synchronized boolean stop() {
         if (state == State.STOPPED) {
-            return;
+            return !cutOff;
         }
         state = State.STOPPED;
         serving = false;
@@ -349,6 +354,7 @@ public final class StoreServer implements AutoCloseable {
             try {
                 server.stop();
             } catch (TimeoutException e) {
+                cutOff = true;
                 log.warn("Stop timeout of {} elapsed with requests still in flight; they were cut off",
                         seconds(config.stopTimeout));
             } catch (Exception e) {
@@ -376,6 +382,7 @@ public final class StoreServer implements AutoCloseable {
         if (server != null && served) {
             log.info("Stopped");
         }
+        return !cutOff;
     }
 
     /** A duration as logs say it: {@code 10s}, {@code 0.5s}, rather than ISO-8601's {@code PT10S}. */

@@ -40,7 +40,7 @@ class GracefulStopTest {
                 HttpResponse.BodyHandlers.ofString());
         assertTrue(storage.entered.await(30, TimeUnit.SECONDS), "the write never reached the storage");
 
-        CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
+        CompletableFuture<Boolean> stopping = CompletableFuture.supplyAsync(server::stop);
         while (!RawHttp.refusesConnections(endpoint)) {
             Thread.sleep(10); // until stop has closed the listening socket
         }
@@ -52,7 +52,7 @@ class GracefulStopTest {
         HttpResponse<String> response = inFlight.get(30, TimeUnit.SECONDS);
         assertEquals(200, response.statusCode());
         assertEquals(SUCCESS, response.body());
-        stopping.get(30, TimeUnit.SECONDS);
+        assertTrue(stopping.get(30, TimeUnit.SECONDS), "stop says every request finished");
         assertEquals("v", storage.delegate.get("k").orElseThrow().text());
         assertTrue(RawHttp.refusesConnections(endpoint));
     }
@@ -67,7 +67,8 @@ class GracefulStopTest {
         assertTrue(storage.entered.await(30, TimeUnit.SECONDS), "the write never reached the storage");
 
         // The storage stays shut: stop must still return, bounded by its timeout, not by the write.
-        CompletableFuture.runAsync(server::stop).get(30, TimeUnit.SECONDS);
+        assertFalse(CompletableFuture.supplyAsync(server::stop).get(30, TimeUnit.SECONDS),
+                "stop says a request was cut off"); // the ready server then exits 1 instead of 0
 
         assertTrue(RawHttp.refusesConnections(endpoint));
         HttpResponse<String> outcome = inFlight.handle((response, failure) -> response).get(30, TimeUnit.SECONDS);
