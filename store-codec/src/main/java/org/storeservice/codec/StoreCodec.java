@@ -44,7 +44,7 @@ public final class StoreCodec {
         this.protocols = builder.protocols;
         XmlReaders xmlReaders = new XmlReaders(limits);
         this.protocolDispatch = new ProtocolDispatch(protocols,
-                new SoapEndpoint(store, xmlReaders, namespace, limits),
+                new SoapEndpoint(store, xmlReaders, namespace, limits, protocols),
                 new HttpEndpoint(store, namespace, limits),
                 new MetadataPages(namespace, endpointPath, protocols, builder.wsdl));
         this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());

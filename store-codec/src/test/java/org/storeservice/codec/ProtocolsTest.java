@@ -130,4 +130,58 @@ class ProtocolsTest {
         StoreCodec codec = codec(Protocols.of(Protocol.HTTP_GET));
         assertEquals(200, codec.handle(Fixture.get(PATH + "/WriteString", "key=k&value=v").build()).status());
     }
+
+    // A SOAP version whose protocol is off: SoapServerProtocol.CheckHelperVersion answers a known but unsupported
+    // envelope with a SOAP 1.1 VersionMismatch expecting the enabled version's envelope (1.1 when HttpSoap is on), an
+    // unknown envelope in the version it expects; CreateUpgradeHeader lists only the enabled versions.
+
+    private static final String SOAP11_NS = "http://schemas.xmlsoap.org/soap/envelope/";
+    private static final String SOAP12_NS = "http://www.w3.org/2003/05/soap-envelope";
+    private static final String XSI_XSD = " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+            + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
+    private static final String UPGRADE_11_ONLY = "<soap:Header><soap12:Upgrade xmlns:soap12=\"" + SOAP12_NS + "\">"
+            + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\"" + SOAP11_NS + "\" /></soap12:Upgrade></soap:Header>";
+    private static final String UPGRADE_12_ONLY = "<soap:Header><soap12:Upgrade xmlns:soap12=\"" + SOAP12_NS + "\">"
+            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\"" + SOAP12_NS + "\" /></soap12:Upgrade></soap:Header>";
+
+    private static String mismatch11(String upgrade, String requestNamespace, String expected) {
+        return "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"" + SOAP11_NS + "\"" + XSI_XSD + ">"
+                + upgrade + "<soap:Body><soap:Fault><faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version"
+                + " mismatch: Envelope namespace " + requestNamespace + " was unexpected. Expecting " + expected
+                + ".</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>";
+    }
+
+    @Test
+    void soap12OffAnswersASoap12EnvelopeWithASoap11VersionMismatchAndStoresNothing() throws Exception {
+        MemoryStorage storage = new MemoryStorage();
+        StoreCodec codec = StoreCodec.builder(DefaultStore.builder(storage).build())
+                .protocols(Protocols.all().without(Protocol.HTTP_SOAP12)).build();
+        assertResponse(500, headers("private", "text/xml; charset=utf-8"), mismatch11(UPGRADE_11_ONLY, SOAP12_NS, SOAP11_NS),
+                codec.handle(Fixture.soap12Post(Fixture.soap12(Fixture.writeString("k", "v"))).build()));
+        assertTrue(storage.get("k").isEmpty());
+    }
+
+    @Test
+    void soapOffAnswersASoap11EnvelopeWithASoap11VersionMismatchExpectingSoap12() throws Exception {
+        MemoryStorage storage = new MemoryStorage();
+        StoreCodec codec = StoreCodec.builder(DefaultStore.builder(storage).build())
+                .protocols(Protocols.all().without(Protocol.HTTP_SOAP)).build();
+        assertResponse(500, headers("private", "text/xml; charset=utf-8"), mismatch11(UPGRADE_12_ONLY, SOAP11_NS, SOAP12_NS),
+                codec.handle(Fixture.soap11Post("WriteString", Fixture.soap11(Fixture.writeString("k", "v"))).build()));
+        assertTrue(storage.get("k").isEmpty());
+        // the enabled version is still served
+        assertEquals(200, codec.handle(Fixture.soap12Post(Fixture.soap12(Fixture.writeString("k", "v"))).build()).status());
+        assertEquals("v", storage.get("k").orElseThrow().text());
+    }
+
+    @Test
+    void soapOffAnswersAnUnknownEnvelopeInSoap12() {
+        StoreCodec codec = codec(Protocols.all().without(Protocol.HTTP_SOAP));
+        String expected = "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"" + SOAP12_NS + "\"" + XSI_XSD + ">"
+                + UPGRADE_12_ONLY + "<soap:Body><soap:Fault><soap:Code><soap:Value>soap:VersionMismatch</soap:Value></soap:Code>"
+                + "<soap:Reason><soap:Text xml:lang=\"en\">Possible SOAP version mismatch: Envelope namespace urn:other was"
+                + " unexpected. Expecting " + SOAP12_NS + ".</soap:Text></soap:Reason><soap:Detail /></soap:Fault></soap:Body></soap:Envelope>";
+        assertResponse(500, headers("private", "application/soap+xml; charset=utf-8"), expected,
+                codec.handle(Fixture.soap12Post("<e:Envelope xmlns:e=\"urn:other\"><e:Body/></e:Envelope>").build()));
+    }
 }

@@ -2,6 +2,7 @@ package org.storeservice.codec.soap;
 
 import com.ctc.wstx.exc.WstxEOFException;
 import java.io.IOException;
+import java.util.Set;
 import java.io.InputStream;
 import java.io.OutputStream;
 import javax.xml.stream.XMLStreamConstants;
@@ -35,6 +36,8 @@ final class SoapCall implements AutoCloseable {
             "Unable to handle request without a valid action parameter. Please supply a valid soap action.";
 
     private final String namespace;
+    /** The SOAP versions whose protocol is on. */
+    private final Set<SoapVersion> enabled;
     private final CodecLimits limits;
     private final SoapVersion guessedVersion;
     private final String contentType;
@@ -54,8 +57,9 @@ final class SoapCall implements AutoCloseable {
     private StreamedContent streamedContent;
 
     /** @param contentFastPath the byte-level path for a large content, or {@code null} */
-    SoapCall(String namespace, CodecLimits limits, SoapVersion guessedVersion, String contentType, String action,
-            Operation routed, ContentFastPath contentFastPath) {
+    SoapCall(String namespace, CodecLimits limits, Set<SoapVersion> enabled, SoapVersion guessedVersion,
+            String contentType, String action, Operation routed, ContentFastPath contentFastPath) {
+        this.enabled = enabled;
         this.namespace = namespace;
         this.limits = limits;
         this.guessedVersion = guessedVersion;
@@ -172,10 +176,16 @@ final class SoapCall implements AutoCloseable {
         // (CheckHelperVersion) before the root's local name is looked at (wire notes §3).
         String envelopeNamespace = reader.getNamespaceURI();
         envelopeVersion = SoapVersion.byEnvelopeNamespace(envelopeNamespace);
-        if (envelopeVersion == null) {
-            throw new SoapFault(SoapVersion.SOAP_11, FaultCode.VERSION_MISMATCH, 500,
+        // The version ASMX expects: 1.1 when HttpSoap is on, else 1.2.
+        SoapVersion expected = enabled.contains(SoapVersion.SOAP_11) ? SoapVersion.SOAP_11 : SoapVersion.SOAP_12;
+        if (envelopeVersion == null || !enabled.contains(envelopeVersion)) {
+            // Unknown namespace: a fault in the expected version; a known version whose protocol is off: always a
+            // SOAP 1.1 fault (SoapServerProtocol.CheckHelperVersion).
+            SoapVersion faultVersion = envelopeVersion == null ? expected : SoapVersion.SOAP_11;
+            envelopeVersion = faultVersion;
+            throw new SoapFault(faultVersion, FaultCode.VERSION_MISMATCH, 500,
                     "Possible SOAP version mismatch: Envelope namespace " + envelopeNamespace
-                            + " was unexpected. Expecting " + SoapVersion.SOAP_11.envelopeNamespace() + ".");
+                            + " was unexpected. Expecting " + expected.envelopeNamespace() + ".");
         }
         if (envelopeVersion == SoapVersion.SOAP_11
                 && ContentType.base(contentType).equals(SoapVersion.SOAP_12.mediaType())) {

@@ -3,8 +3,10 @@ package org.storeservice.codec.soap;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.content.fast.ContentFastPath;
 import org.storeservice.codec.content.fast.FastPathPolicy;
@@ -24,13 +26,17 @@ final class SoapDecoder {
     private final String namespace;
     private final CodecLimits limits;
     private final FastPathPolicy fastPath;
+    /** The SOAP versions whose protocol is on. */
+    private final Set<SoapVersion> enabled;
     private final Map<String, Operation> operationsByAction = new HashMap<>();
 
     SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits) {
-        this(xmlReaders, namespace, limits, FastPathPolicy.DEFAULT);
+        this(xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, EnumSet.allOf(SoapVersion.class));
     }
 
-    SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath) {
+    SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath,
+            Set<SoapVersion> enabled) {
+        this.enabled = EnumSet.copyOf(enabled);
         this.xmlReaders = xmlReaders;
         this.namespace = namespace;
         this.limits = limits;
@@ -87,7 +93,7 @@ final class SoapDecoder {
         Operation routed = action == null ? null : operationsByAction.get(action);
         Charset charset = ContentType.charset(contentType);
         ContentFastPath contentFastPath = ContentFastPath.forBody(body, declaredLength, xmlReaders, charset, fastPath);
-        SoapCall call = new SoapCall(namespace, limits, guessed, contentType, action, routed, contentFastPath);
+        SoapCall call = new SoapCall(namespace, limits, enabled, guessed, contentType, action, routed, contentFastPath);
         try {
             call.start(xmlReaders.open(contentFastPath == null ? body : contentFastPath.input(), charset));
             return call;

@@ -2,6 +2,8 @@ package org.storeservice.codec.soap;
 
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.Map;
 import org.storeservice.api.Status;
 import org.storeservice.codec.CodecResponse;
@@ -19,21 +21,36 @@ final class SoapEncoder {
             + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"";
     /**
      * SoapServerProtocol.CreateUpgradeEnvelope appends {@code qname}, then an explicit {@code xmlns:prefix} for
-     * the envelope it names (wire notes §11), even where the prefix is already in scope.
+     * the envelope it names (wire notes §11), even where the prefix is already in scope; CreateUpgradeHeader
+     * lists only the versions whose protocol is on.
      */
-    private static final String UPGRADE_HEADER = "<soap:Header><soap12:Upgrade xmlns:soap12=\""
-            + SoapVersion.SOAP_12.envelopeNamespace() + "\">"
-            + "<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""
-            + SoapVersion.SOAP_11.envelopeNamespace() + "\" />"
-            + "<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""
-            + SoapVersion.SOAP_12.envelopeNamespace() + "\" /></soap12:Upgrade></soap:Header>";
+    private static String upgradeHeader(Set<SoapVersion> enabled) {
+        StringBuilder header = new StringBuilder("<soap:Header><soap12:Upgrade xmlns:soap12=\"")
+                .append(SoapVersion.SOAP_12.envelopeNamespace()).append("\">");
+        if (enabled.contains(SoapVersion.SOAP_11)) {
+            header.append("<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\"")
+                    .append(SoapVersion.SOAP_11.envelopeNamespace()).append("\" />");
+        }
+        if (enabled.contains(SoapVersion.SOAP_12)) {
+            header.append("<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\"")
+                    .append(SoapVersion.SOAP_12.envelopeNamespace()).append("\" />");
+        }
+        return header.append("</soap12:Upgrade></soap:Header>").toString();
+    }
 
     private final SoapVersion version;
     private final String envelopeStart;
+    private final String upgradeHeader;
     private final Map<Operation, Map<Status, CodecResponse>> successes = new EnumMap<>(Operation.class);
 
     SoapEncoder(SoapVersion version, String namespace) {
+        this(version, namespace, EnumSet.allOf(SoapVersion.class));
+    }
+
+    /** @param enabled the SOAP versions whose protocol is on, named in a VersionMismatch fault's Upgrade header */
+    SoapEncoder(SoapVersion version, String namespace, Set<SoapVersion> enabled) {
         this.version = version;
+        this.upgradeHeader = upgradeHeader(enabled);
         this.envelopeStart = "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\""
                 + version.envelopeNamespace() + '"' + XSI_XSD + '>';
         String namespaceAttribute = TextEscaping.xmlAttribute(namespace);
@@ -60,7 +77,7 @@ final class SoapEncoder {
         StringBuilder body = new StringBuilder(512).append(envelopeStart);
         boolean versionMismatch = fault.code() == FaultCode.VERSION_MISMATCH;
         if (versionMismatch) {
-            body.append(UPGRADE_HEADER);
+            body.append(upgradeHeader);
         }
         String code = "soap:" + version.codeName(fault.code());
         String reason = TextEscaping.xmlText(fault.reason());

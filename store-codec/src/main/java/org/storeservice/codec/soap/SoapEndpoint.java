@@ -3,6 +3,8 @@ package org.storeservice.codec.soap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,6 +12,8 @@ import org.storeservice.api.ContentStreamException;
 import org.storeservice.api.Status;
 import org.storeservice.api.Store;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.Protocol;
+import org.storeservice.codec.Protocols;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.content.fast.FastPathPolicy;
@@ -31,15 +35,37 @@ public final class SoapEndpoint {
     private final Map<SoapVersion, SoapEncoder> encoders = new EnumMap<>(SoapVersion.class);
 
     public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits) {
-        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT);
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, EnumSet.allOf(SoapVersion.class));
+    }
+
+    /** An endpoint for the SOAP versions {@code protocols} has on (HttpSoap, HttpSoap12). */
+    public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits, Protocols protocols) {
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, versions(protocols));
+    }
+
+    /** The SOAP versions whose protocol is on; both when neither is (no SOAP request reaches this endpoint then). */
+    private static Set<SoapVersion> versions(Protocols protocols) {
+        Set<SoapVersion> versions = EnumSet.noneOf(SoapVersion.class);
+        if (protocols.contains(Protocol.HTTP_SOAP)) {
+            versions.add(SoapVersion.SOAP_11);
+        }
+        if (protocols.contains(Protocol.HTTP_SOAP12)) {
+            versions.add(SoapVersion.SOAP_12);
+        }
+        return versions.isEmpty() ? EnumSet.allOf(SoapVersion.class) : versions;
     }
 
     public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath) {
+        this(store, xmlReaders, namespace, limits, fastPath, EnumSet.allOf(SoapVersion.class));
+    }
+
+    private SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits,
+            FastPathPolicy fastPath, Set<SoapVersion> enabled) {
         this.store = store;
-        this.decoder = new SoapDecoder(xmlReaders, namespace, limits, fastPath);
+        this.decoder = new SoapDecoder(xmlReaders, namespace, limits, fastPath, enabled);
         this.limits = limits;
         for (SoapVersion version : SoapVersion.values()) {
-            encoders.put(version, new SoapEncoder(version, namespace));
+            encoders.put(version, new SoapEncoder(version, namespace, enabled));
         }
     }
 
