@@ -1,62 +1,36 @@
 package org.storeservice.servlet;
 
 import java.net.URI;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.storeservice.api.DefaultStore;
-import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.api.storage.Storage;
-import org.storeservice.codec.CodecLimits;
-import org.storeservice.codec.StoreCodec;
 import org.storeservice.testkit.wire.EndpointWireTest;
 
 /**
  * The wire cases every host shares, on a registration without async support (Jetty's default for a
- * {@link ServletHolder}): the servlet then fills the same body buffer from the blocking stream, and must answer
+ * {@code ServletHolder}): the servlet then fills the same body buffer from the blocking stream, and must answer
  * all the same.
  */
 class JettyEe10BlockingWireTest extends EndpointWireTest {
-    private static MemoryStorage storage;
-    private static Server jetty;
-    private static ServerConnector connector;
+    private static JettyEe10Host host;
 
     @BeforeAll
     static void start() throws Exception {
-        storage = new MemoryStorage();
-        StoreCodec codec = StoreCodec.builder(DefaultStore.of(storage))
-                .limits(CodecLimits.builder().maxRequestBytes(MAX_REQUEST_BYTES).build())
-                .build();
-        jetty = new Server();
-        connector = new ServerConnector(jetty);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        jetty.addConnector(connector);
-        ServletContextHandler context = new ServletContextHandler("/");
-        ServletHolder holder = new ServletHolder(StoreServlet.of(codec));
-        holder.setInitOrder(1);
-        holder.setAsyncSupported(false);
-        context.addServlet(holder, "/API/Store.asmx/*");
-        jetty.setHandler(context);
-        jetty.start();
+        host = new JettyEe10Host("/", "/API/Store.asmx", false);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        jetty.stop();
-        storage.close();
+        host.close();
     }
 
     @Override
     protected URI endpoint() {
-        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/API/Store.asmx");
+        return host.endpoint();
     }
 
     @Override
     protected Storage storage() {
-        return storage;
+        return host.storage;
     }
 }
