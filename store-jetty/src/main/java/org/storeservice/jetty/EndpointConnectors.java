@@ -21,10 +21,7 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
 
     /** Adds the connectors to {@code jetty}, each with {@code selectors} selector threads ({@code -1}: Jetty's choice). */
     static EndpointConnectors add(Server jetty, ServerSettings settings, int selectors) {
-        HttpConfiguration http = new HttpConfiguration();
-        // Say nothing about the software in every response; an attacker needs no version to look up.
-        http.setSendServerVersion(false);
-        http.setSendXPoweredBy(false);
+        HttpConfiguration http = QuietJetty.httpConfiguration();
         if (settings.tlsKeystore == null) {
             trustProxies(http, settings);
             return new EndpointConnectors(

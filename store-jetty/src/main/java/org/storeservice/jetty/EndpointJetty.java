@@ -3,7 +3,6 @@ package org.storeservice.jetty;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.storage.Storage;
@@ -24,15 +23,7 @@ final class EndpointJetty {
         this.settings = settings;
         server = new Server();
         server.setStopTimeout(settings.stopTimeout.toMillis());
-        // Stopping is the host's call (see StoreServer#stop()); Jetty must not register a JVM shutdown hook of its own.
-        server.setStopAtShutdown(false);
-
-        // Jetty answers what the codec does not (other paths, malformed HTTP): never with a stack or a message.
-        ErrorHandler errors = new ErrorHandler();
-        errors.setShowStacks(false);
-        errors.setShowCauses(false);
-        errors.setShowMessageInTitle(false);
-        server.setErrorHandler(errors);
+        QuietJetty.quiet(server);
     }
 
     /**
@@ -58,15 +49,8 @@ final class EndpointJetty {
                 .limits(settings.storeLimits)
                 .overwritePolicy(settings.overwritePolicy)
                 .build();
-        StoreCodec.Builder codecBuilder = StoreCodec.builder(store)
-                .namespace(settings.namespace)
-                .endpointPath(settings.endpointPath)
-                .limits(settings.codecLimits)
-                .protocols(settings.protocols)
-                .wsdl(settings.wsdl);
-        if (settings.requestObserver != null) {
-            codecBuilder.observer(settings.requestObserver);
-        }
+        StoreCodec.Builder codecBuilder = StoreCodec.builder(store).endpointPath(settings.endpointPath);
+        settings.codecOptions.accept(codecBuilder);
         return codecBuilder.build();
     }
 

@@ -9,9 +9,6 @@ import org.eclipse.jetty.server.Server;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
-import org.storeservice.codec.CodecLimits;
-import org.storeservice.codec.Protocols;
-import org.storeservice.codec.RequestObserver;
 import org.storeservice.codec.StoreCodec;
 
 /**
@@ -23,15 +20,17 @@ final class ServerSettings {
     int port = StoreServer.DEFAULT_PORT;
     String host = StoreServer.DEFAULT_HOST;
     String endpointPath = StoreCodec.DEFAULT_ENDPOINT_PATH;
-    String namespace = StoreCodec.DEFAULT_NAMESPACE;
+    /**
+     * The codec's own options (namespace, limits, protocols, WSDL, observer), each passed on as given, in order, to
+     * the codec's builder when the server starts: the codec needs the store, which exists only once the storage
+     * is open. So the codec alone holds their defaults and checks.
+     */
+    Consumer<StoreCodec.Builder> codecOptions = codec -> { };
     /** The host's storage, never closed by the server; or null, and then {@link #storageUri} is opened. */
     Storage storage;
     String storageUri;
     StoreLimits storeLimits = StoreLimits.defaults();
     OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
-    CodecLimits codecLimits = CodecLimits.defaults();
-    Protocols protocols = Protocols.all();
-    String wsdl;
     Duration idleTimeout = StoreServer.DEFAULT_IDLE_TIMEOUT;
     long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
     Duration stopTimeout = StoreServer.DEFAULT_STOP_TIMEOUT;
@@ -53,7 +52,6 @@ final class ServerSettings {
     Handler managementHandler;
     Duration readinessTimeout = StoreServer.DEFAULT_READINESS_TIMEOUT;
     Consumer<Server> jettyCustomizer;
-    RequestObserver requestObserver;
 
     /** A copy that later changes to this one do not reach (the password is copied too, as the host may wipe its array). */
     ServerSettings copy() {
@@ -61,14 +59,11 @@ final class ServerSettings {
         copy.port = port;
         copy.host = host;
         copy.endpointPath = endpointPath;
-        copy.namespace = namespace;
+        copy.codecOptions = codecOptions; // immutable: each option makes a new chain
         copy.storage = storage;
         copy.storageUri = storageUri;
         copy.storeLimits = storeLimits;
         copy.overwritePolicy = overwritePolicy;
-        copy.codecLimits = codecLimits;
-        copy.protocols = protocols;
-        copy.wsdl = wsdl;
         copy.idleTimeout = idleTimeout;
         copy.minRequestDataRate = minRequestDataRate;
         copy.stopTimeout = stopTimeout;
@@ -87,7 +82,6 @@ final class ServerSettings {
         copy.managementHandler = managementHandler;
         copy.readinessTimeout = readinessTimeout;
         copy.jettyCustomizer = jettyCustomizer;
-        copy.requestObserver = requestObserver;
         return copy;
     }
 }

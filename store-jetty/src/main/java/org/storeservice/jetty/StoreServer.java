@@ -348,8 +348,8 @@ public final class StoreServer implements AutoCloseable {
 
         /** The service's XML namespace; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
         public Builder namespace(String namespace) {
-            settings.namespace = Objects.requireNonNull(namespace, "namespace");
-            return this;
+            Objects.requireNonNull(namespace, "namespace");
+            return codec(codec -> codec.namespace(namespace));
         }
 
         /** Storage the host owns: the server uses it and never closes it. Replaces any {@link #storageUri}. */
@@ -383,8 +383,8 @@ public final class StoreServer implements AutoCloseable {
 
         /** Limits on requests, among them the request size; default {@link CodecLimits#defaults()}. */
         public Builder codecLimits(CodecLimits codecLimits) {
-            settings.codecLimits = Objects.requireNonNull(codecLimits, "codecLimits");
-            return this;
+            Objects.requireNonNull(codecLimits, "codecLimits");
+            return codec(codec -> codec.limits(codecLimits));
         }
 
         /**
@@ -392,8 +392,8 @@ public final class StoreServer implements AutoCloseable {
          * {@link Protocols#all()}. See {@link StoreCodec.Builder#protocols}.
          */
         public Builder protocols(Protocols protocols) {
-            settings.protocols = Objects.requireNonNull(protocols, "protocols");
-            return this;
+            Objects.requireNonNull(protocols, "protocols");
+            return codec(codec -> codec.protocols(protocols));
         }
 
         /**
@@ -402,8 +402,7 @@ public final class StoreServer implements AutoCloseable {
          * {@link StoreCodec.Builder#wsdl(String)}.
          */
         public Builder wsdl(String document) {
-            settings.wsdl = document;
-            return this;
+            return codec(codec -> codec.wsdl(document));
         }
 
         /** How long a connection may see no traffic before it is closed; default 30 s. */
@@ -545,8 +544,8 @@ public final class StoreServer implements AutoCloseable {
          * {@code store-micrometer}'s {@code StoreMetrics}. None by default: then no clock is read per request.
          */
         public Builder requestObserver(RequestObserver observer) {
-            settings.requestObserver = Objects.requireNonNull(observer, "observer");
-            return this;
+            Objects.requireNonNull(observer, "observer");
+            return codec(codec -> codec.observer(observer));
         }
 
         /**
@@ -574,6 +573,12 @@ public final class StoreServer implements AutoCloseable {
                 throw new IllegalStateException("httpPort adds plain HTTP beside HTTPS: it needs tls(...)");
             }
             return new StoreServer(settings.copy());
+        }
+
+        /** Passes a codec option on to the codec's builder, after those given before it (see ServerSettings). */
+        private Builder codec(Consumer<StoreCodec.Builder> option) {
+            settings.codecOptions = settings.codecOptions.andThen(option);
+            return this;
         }
 
         private static Duration positive(Duration duration, String name) {
