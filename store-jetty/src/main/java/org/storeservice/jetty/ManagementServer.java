@@ -2,11 +2,9 @@ package org.storeservice.jetty;
 
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -25,16 +23,8 @@ final class ManagementServer {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
         threads.setName("store-management");
         jetty = new Server(threads);
-        jetty.setStopAtShutdown(false);
-        ErrorHandler errors = new ErrorHandler();
-        errors.setShowStacks(false);
-        errors.setShowCauses(false);
-        errors.setShowMessageInTitle(false);
-        jetty.setErrorHandler(errors);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendXPoweredBy(false);
-        connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+        QuietJetty.quiet(jetty);
+        connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(QuietJetty.httpConfiguration()));
         connector.setHost(host);
         connector.setPort(port);
         jetty.addConnector(connector);

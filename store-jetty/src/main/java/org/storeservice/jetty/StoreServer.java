@@ -6,26 +6,14 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.RequestLog;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.server.handler.ErrorHandler;
-import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.storeservice.api.DefaultStore;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
@@ -71,6 +59,10 @@ import org.storeservice.codec.StoreCodec;
  * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
  */
 public final class StoreServer implements AutoCloseable {
+    // Longer than the project's ~300 lines per file because StoreServer.Builder, public API, is nested here and
+    // most of it is the Javadoc of each option. The rest is one job, the lifecycle (start, stop, ports,
+    // readiness); the values are in ServerSettings, Jetty's assembly in EndpointJetty and EndpointConnectors,
+    // the storage's opening in StorageOpener, the management port in ManagementServer.
     private static final Logger log = LoggerFactory.getLogger(StoreServer.class);
 
     /** The default port. */
@@ -100,7 +92,7 @@ public final class StoreServer implements AutoCloseable {
 
     private enum State { NEW, STARTED, STOPPED }
 
-    private final Builder config;
+    private final ServerSettings config;
     /** Written under the lock; read without it by the readiness check. */
     private volatile State state = State.NEW;
     /** Whether the stop timeout cut off requests still in flight. */
@@ -108,16 +100,15 @@ public final class StoreServer implements AutoCloseable {
     /** Whether the endpoint is fully started and not stopping. */
     private volatile boolean serving;
     private Server server;
-    private ServerConnector connector;
-    private ServerConnector plainConnector;
+    private EndpointConnectors connectors;
     private ManagementServer management;
     private volatile StorageProbe probe;
     private Storage ownedStorage;
     /** Whether start() got as far as serving; a failed start stops without announcing a stop. */
     private boolean served;
 
-    private StoreServer(Builder builder) {
-        this.config = builder.copy();
+    private StoreServer(ServerSettings config) {
+        this.config = config;
     }
 
     public static Builder builder() {
@@ -137,7 +128,7 @@ public final class StoreServer implements AutoCloseable {
             throw new IllegalStateException("StoreServer can be started once; it is " + state);
         }
         state = State.STARTED;
-        CompletableFuture<Storage> opening = null;
+        StorageOpener opening = null;
         try {
             if (config.managementPort >= 0) {
                 // First, so that a load balancer sees "not ready" while the storage opens.
@@ -147,29 +138,18 @@ public final class StoreServer implements AutoCloseable {
             }
             Storage storage = config.storage;
             if (storage == null) {
-                // Opening a storage (loading a JDBC driver, a native library, a file) and building Jetty's server
-                // are each about a fifth of a start; neither needs the other, so they overlap (BENCHMARKS.md).
-                CompletableFuture<Storage> task = new CompletableFuture<>();
-                Thread opener = new Thread(() -> {
-                    try {
-                        task.complete(Storages.open(config.storageUri));
-                    } catch (Throwable t) {
-                        task.completeExceptionally(t);
-                    }
-                }, "store-open-storage");
-                opener.setDaemon(true);
-                opener.start();
-                opening = task; // only once it runs: a failure below waits for it
+                opening = StorageOpener.start(config.storageUri); // only once it runs: a failure below waits for it
             }
-            Server jetty = newJetty(); // not started, so there is nothing to stop if the storage fails to open
+            EndpointJetty jetty = new EndpointJetty(config); // not started: nothing to stop if the storage fails to open
             if (opening != null) {
-                ownedStorage = await(opening);
+                ownedStorage = opening.await();
                 storage = ownedStorage;
             }
-            serve(jetty, storage);
-            server = jetty;
+            jetty.serve(storage);
+            server = jetty.server();
+            connectors = jetty.connectors();
             if (config.jettyCustomizer != null) {
-                config.jettyCustomizer.accept(jetty);
+                config.jettyCustomizer.accept(server);
             }
             server.start();
             served = true;
@@ -179,7 +159,7 @@ public final class StoreServer implements AutoCloseable {
             serving = true;
         } catch (Exception | Error e) {
             if (opening != null && ownedStorage == null) {
-                ownedStorage = openedAnyway(opening); // so that stop() closes what was opened
+                ownedStorage = opening.openedAnyway(); // so that stop() closes what was opened
             }
             stop();
             if (e instanceof IOException) {
@@ -194,61 +174,13 @@ public final class StoreServer implements AutoCloseable {
             throw new IOException("Could not start the Store server on " + config.host + ':' + config.port, e);
         }
         log.info("Store endpoint listening at {}", endpointUri());
-        if (plainConnector != null) {
-            log.info("Plain HTTP also on port {}", plainConnector.getLocalPort());
+        if (connectors.plain() != null) {
+            log.info("Plain HTTP also on port {}", connectors.plain().getLocalPort());
         }
         if (management != null) {
             log.info("Management port {} on {}", management.port(), config.managementHost);
         }
         return this;
-    }
-
-    /** The opened storage, or what opening it threw. Waits even if interrupted: the opener must not be left behind. */
-    private static Storage await(CompletableFuture<Storage> opening) throws IOException {
-        try {
-            return opening.join(); // waits even if interrupted, and keeps the interrupt
-        } catch (CompletionException e) {
-            // Thrown again here, so that its stack shows the caller of start() too, not only the opener.
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException) {
-                throw new IOException(cause.getMessage(), cause);
-            }
-            if (cause instanceof IllegalArgumentException) {
-                throw new IllegalArgumentException(cause.getMessage(), cause);
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IOException("Could not open storage: " + cause, cause);
-        }
-    }
-
-    /** After a failed start: the storage if it opened all the same (to be closed), else null. */
-    private static Storage openedAnyway(CompletableFuture<Storage> opening) {
-        try {
-            return await(opening);
-        } catch (IOException | RuntimeException | Error e) {
-            return null; // nothing was opened; the start's own failure is the one to report
-        }
-    }
-
-    /** The parts of the server that need no storage. */
-    private Server newJetty() {
-        Server jetty = new Server();
-        jetty.setStopTimeout(config.stopTimeout.toMillis());
-        // Stopping is the host's call (see stop()); Jetty must not register a JVM shutdown hook of its own.
-        jetty.setStopAtShutdown(false);
-
-        // Jetty answers what the codec does not (other paths, malformed HTTP): never with a stack or a message.
-        ErrorHandler errors = new ErrorHandler();
-        errors.setShowStacks(false);
-        errors.setShowCauses(false);
-        errors.setShowMessageInTitle(false);
-        jetty.setErrorHandler(errors);
-        return jetty;
     }
 
     /** Why the server is not ready for requests, or {@code null} when it is (the readiness check). */
@@ -258,82 +190,6 @@ public final class StoreServer implements AutoCloseable {
         }
         StorageProbe current = probe;
         return current == null ? "starting" : current.problem();
-    }
-
-    /** Adds the connectors and the Store handler for {@code storage}. */
-    private void serve(Server jetty, Storage storage) {
-        DefaultStore store = DefaultStore.builder(storage)
-                .limits(config.storeLimits)
-                .overwritePolicy(config.overwritePolicy)
-                .build();
-        StoreCodec.Builder codecBuilder = StoreCodec.builder(store)
-                .namespace(config.namespace)
-                .endpointPath(config.endpointPath)
-                .limits(config.codecLimits)
-                .protocols(config.protocols)
-                .wsdl(config.wsdl);
-        if (config.requestObserver != null) {
-            codecBuilder.observer(config.requestObserver);
-        }
-        StoreCodec codec = codecBuilder.build();
-
-        HttpConfiguration http = new HttpConfiguration();
-        // Say nothing about the software in every response; an attacker needs no version to look up.
-        http.setSendServerVersion(false);
-        http.setSendXPoweredBy(false);
-        // A store that never blocks is answered on the selector threads (see StoreHandler): one selector per
-        // core lets every core answer. Jetty's default, one per two cores, suits handlers that hand off.
-        int selectors = codec.writesNeverBlock() ? Runtime.getRuntime().availableProcessors() : -1;
-        if (config.tlsKeystore != null) {
-            HttpConfiguration https = new HttpConfiguration(http);
-            https.addCustomizer(new SecureRequestCustomizer());
-            trustProxies(https);
-            SslContextFactory.Server tls = new SslContextFactory.Server();
-            tls.setKeyStorePath(config.tlsKeystore.toString());
-            tls.setKeyStoreType("PKCS12");
-            tls.setKeyStorePassword(new String(config.tlsKeystorePassword));
-            connector = newConnector(jetty, selectors, config.port,
-                    new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(https));
-            if (config.httpPort >= 0) {
-                trustProxies(http);
-                plainConnector = newConnector(jetty, selectors, config.httpPort, new HttpConnectionFactory(http));
-            }
-        } else {
-            trustProxies(http);
-            connector = newConnector(jetty, selectors, config.port, new HttpConnectionFactory(http));
-        }
-        if (config.accessLog != null) {
-            jetty.setRequestLog(new CustomRequestLog(config.accessLog, ACCESS_LOG_FORMAT));
-        }
-
-        // Other paths get a page that points to the endpoint rather than Jetty's error page.
-        Handler handler = new Handler.Sequence(
-                new StoreHandler(codec, config.minRequestDataRate, config.accessLog != null),
-                new EndpointPointer(config.endpointPath));
-        if (config.users != null) {
-            handler = new BasicAuthHandler(config.users, config.realm, codec.endpointPath(), config.publicMetadata, handler);
-        }
-        if (config.allowFrom != null) {
-            handler = new AllowListHandler(config.allowFrom, handler); // outside authentication: refuses cheaper
-        }
-        // Outermost, so that it counts every request in flight and turns new ones away during stop.
-        jetty.setHandler(new GracefulHandler(handler));
-    }
-
-    private void trustProxies(HttpConfiguration http) {
-        if (config.trustedProxies != null) {
-            http.addCustomizer(new TrustedProxyCustomizer(config.trustedProxies));
-        }
-    }
-
-    private ServerConnector newConnector(Server jetty, int selectors, int port, ConnectionFactory... factories) {
-        ServerConnector added = new ServerConnector(jetty, -1, selectors, factories);
-        added.setHost(config.host);
-        added.setPort(port);
-        added.setIdleTimeout(config.idleTimeout.toMillis());
-        added.addBean(new HeaderDeadline(config.requestHeadersTimeout, added.getScheduler()));
-        jetty.addConnector(added);
-        return added;
     }
 
     /**
@@ -405,7 +261,7 @@ public final class StoreServer implements AutoCloseable {
         if (state != State.STARTED) {
             throw new IllegalStateException("StoreServer is " + state + ", not started");
         }
-        return connector.getLocalPort();
+        return connectors.endpoint().getLocalPort();
     }
 
     /**
@@ -415,10 +271,10 @@ public final class StoreServer implements AutoCloseable {
      */
     public synchronized int httpPort() {
         port(); // checks the state
-        if (plainConnector == null) {
+        if (connectors.plain() == null) {
             throw new IllegalStateException("No plain HTTP port beside HTTPS was configured");
         }
-        return plainConnector.getLocalPort();
+        return connectors.plain().getLocalPort();
     }
 
     /**
@@ -460,36 +316,8 @@ public final class StoreServer implements AutoCloseable {
 
     /** Configures a {@link StoreServer}; every setting has a default except the storage. Not thread-safe. */
     public static final class Builder {
-        private int port = DEFAULT_PORT;
-        private String host = DEFAULT_HOST;
-        private String endpointPath = StoreCodec.DEFAULT_ENDPOINT_PATH;
-        private String namespace = StoreCodec.DEFAULT_NAMESPACE;
-        private Storage storage;
-        private String storageUri;
-        private StoreLimits storeLimits = StoreLimits.defaults();
-        private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
-        private CodecLimits codecLimits = CodecLimits.defaults();
-        private Protocols protocols = Protocols.all();
-        private String wsdl;
-        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        private long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
-        private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
-        private Duration requestHeadersTimeout = DEFAULT_REQUEST_HEADERS_TIMEOUT;
-        private Path tlsKeystore;
-        private char[] tlsKeystorePassword;
-        private int httpPort = -1;
-        private RequestLog.Writer accessLog;
-        private BasicUsers users;
-        private String realm = "Store";
-        private boolean publicMetadata;
-        private AddressRanges allowFrom;
-        private AddressRanges trustedProxies;
-        private int managementPort = -1;
-        private String managementHost = DEFAULT_MANAGEMENT_HOST;
-        private Handler managementHandler;
-        private Duration readinessTimeout = DEFAULT_READINESS_TIMEOUT;
-        private Consumer<Server> jettyCustomizer;
-        private RequestObserver requestObserver;
+        /** What the setters write; {@link #build()} hands the server a copy. */
+        private final ServerSettings settings = new ServerSettings();
 
         private Builder() {
         }
@@ -499,7 +327,7 @@ public final class StoreServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0..65535: " + port);
             }
-            this.port = port;
+            settings.port = port;
             return this;
         }
 
@@ -508,26 +336,26 @@ public final class StoreServer implements AutoCloseable {
             if (Objects.requireNonNull(host, "host").isBlank()) {
                 throw new IllegalArgumentException("host must not be blank");
             }
-            this.host = host;
+            settings.host = host;
             return this;
         }
 
         /** The endpoint path; default {@value StoreCodec#DEFAULT_ENDPOINT_PATH}. Checked by the codec. */
         public Builder endpointPath(String endpointPath) {
-            this.endpointPath = Objects.requireNonNull(endpointPath, "endpointPath");
+            settings.endpointPath = Objects.requireNonNull(endpointPath, "endpointPath");
             return this;
         }
 
         /** The service's XML namespace; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
         public Builder namespace(String namespace) {
-            this.namespace = Objects.requireNonNull(namespace, "namespace");
-            return this;
+            Objects.requireNonNull(namespace, "namespace");
+            return codec(codec -> codec.namespace(namespace));
         }
 
         /** Storage the host owns: the server uses it and never closes it. Replaces any {@link #storageUri}. */
         public Builder storage(Storage storage) {
-            this.storage = Objects.requireNonNull(storage, "storage");
-            this.storageUri = null;
+            settings.storage = Objects.requireNonNull(storage, "storage");
+            settings.storageUri = null;
             return this;
         }
 
@@ -536,27 +364,27 @@ public final class StoreServer implements AutoCloseable {
          * {@code memory:}. Replaces any {@link #storage(Storage)}.
          */
         public Builder storageUri(String storageUri) {
-            this.storageUri = Objects.requireNonNull(storageUri, "storageUri");
-            this.storage = null;
+            settings.storageUri = Objects.requireNonNull(storageUri, "storageUri");
+            settings.storage = null;
             return this;
         }
 
         /** Limits on keys and values; default {@link StoreLimits#defaults()}. */
         public Builder storeLimits(StoreLimits storeLimits) {
-            this.storeLimits = Objects.requireNonNull(storeLimits, "storeLimits");
+            settings.storeLimits = Objects.requireNonNull(storeLimits, "storeLimits");
             return this;
         }
 
         /** What a write to an existing key does; default {@link OverwritePolicy#REPLACE}. */
         public Builder overwritePolicy(OverwritePolicy overwritePolicy) {
-            this.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
+            settings.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
             return this;
         }
 
         /** Limits on requests, among them the request size; default {@link CodecLimits#defaults()}. */
         public Builder codecLimits(CodecLimits codecLimits) {
-            this.codecLimits = Objects.requireNonNull(codecLimits, "codecLimits");
-            return this;
+            Objects.requireNonNull(codecLimits, "codecLimits");
+            return codec(codec -> codec.limits(codecLimits));
         }
 
         /**
@@ -564,8 +392,8 @@ public final class StoreServer implements AutoCloseable {
          * {@link Protocols#all()}. See {@link StoreCodec.Builder#protocols}.
          */
         public Builder protocols(Protocols protocols) {
-            this.protocols = Objects.requireNonNull(protocols, "protocols");
-            return this;
+            Objects.requireNonNull(protocols, "protocols");
+            return codec(codec -> codec.protocols(protocols));
         }
 
         /**
@@ -574,13 +402,12 @@ public final class StoreServer implements AutoCloseable {
          * {@link StoreCodec.Builder#wsdl(String)}.
          */
         public Builder wsdl(String document) {
-            this.wsdl = document;
-            return this;
+            return codec(codec -> codec.wsdl(document));
         }
 
         /** How long a connection may see no traffic before it is closed; default 30 s. */
         public Builder idleTimeout(Duration idleTimeout) {
-            this.idleTimeout = positive(idleTimeout, "idleTimeout");
+            settings.idleTimeout = positive(idleTimeout, "idleTimeout");
             return this;
         }
 
@@ -589,7 +416,7 @@ public final class StoreServer implements AutoCloseable {
          * past it the client gets {@code 408} and the connection is closed. Default 20 s.
          */
         public Builder requestHeadersTimeout(Duration requestHeadersTimeout) {
-            this.requestHeadersTimeout = positive(requestHeadersTimeout, "requestHeadersTimeout");
+            settings.requestHeadersTimeout = positive(requestHeadersTimeout, "requestHeadersTimeout");
             return this;
         }
 
@@ -603,13 +430,13 @@ public final class StoreServer implements AutoCloseable {
             if (bytesPerSecond < 0) {
                 throw new IllegalArgumentException("minRequestDataRate must not be negative: " + bytesPerSecond);
             }
-            this.minRequestDataRate = bytesPerSecond;
+            settings.minRequestDataRate = bytesPerSecond;
             return this;
         }
 
         /** How long {@link StoreServer#stop()} waits for requests in flight; default 10 s. */
         public Builder stopTimeout(Duration stopTimeout) {
-            this.stopTimeout = positive(stopTimeout, "stopTimeout");
+            settings.stopTimeout = positive(stopTimeout, "stopTimeout");
             return this;
         }
 
@@ -619,8 +446,8 @@ public final class StoreServer implements AutoCloseable {
          * The keystore is read when the server starts.
          */
         public Builder tls(Path pkcs12Keystore, char[] password) {
-            this.tlsKeystore = Objects.requireNonNull(pkcs12Keystore, "pkcs12Keystore");
-            this.tlsKeystorePassword = Objects.requireNonNull(password, "password").clone();
+            settings.tlsKeystore = Objects.requireNonNull(pkcs12Keystore, "pkcs12Keystore");
+            settings.tlsKeystorePassword = Objects.requireNonNull(password, "password").clone();
             return this;
         }
 
@@ -629,7 +456,7 @@ public final class StoreServer implements AutoCloseable {
             if (httpPort < 0 || httpPort > 65535) {
                 throw new IllegalArgumentException("httpPort must be 0..65535: " + httpPort);
             }
-            this.httpPort = httpPort;
+            settings.httpPort = httpPort;
             return this;
         }
 
@@ -639,7 +466,7 @@ public final class StoreServer implements AutoCloseable {
          * {@link org.eclipse.jetty.server.RequestLogWriter} for a file. Off by default.
          */
         public Builder accessLog(RequestLog.Writer writer) {
-            this.accessLog = Objects.requireNonNull(writer, "writer");
+            settings.accessLog = Objects.requireNonNull(writer, "writer");
             return this;
         }
 
@@ -648,25 +475,25 @@ public final class StoreServer implements AutoCloseable {
          * without valid credentials get {@code 401} before their body is read. Off by default.
          */
         public Builder users(BasicUsers users) {
-            this.users = Objects.requireNonNull(users, "users");
+            settings.users = Objects.requireNonNull(users, "users");
             return this;
         }
 
         /** The realm named in the {@code 401} challenge; default {@code Store}. */
         public Builder realm(String realm) {
-            this.realm = Objects.requireNonNull(realm, "realm");
+            settings.realm = Objects.requireNonNull(realm, "realm");
             return this;
         }
 
         /** With {@link #users}: whether the WSDL, disco and help pages are served without credentials; default no. */
         public Builder publicMetadata(boolean publicMetadata) {
-            this.publicMetadata = publicMetadata;
+            settings.publicMetadata = publicMetadata;
             return this;
         }
 
         /** Serves only clients whose address is in {@code ranges}; others get {@code 403}. Off by default. */
         public Builder allowFrom(AddressRanges ranges) {
-            this.allowFrom = Objects.requireNonNull(ranges, "ranges");
+            settings.allowFrom = Objects.requireNonNull(ranges, "ranges");
             return this;
         }
 
@@ -675,7 +502,7 @@ public final class StoreServer implements AutoCloseable {
          * {@link TrustedProxyCustomizer}). Off by default: the headers are ignored.
          */
         public Builder trustedProxies(AddressRanges proxies) {
-            this.trustedProxies = Objects.requireNonNull(proxies, "proxies");
+            settings.trustedProxies = Objects.requireNonNull(proxies, "proxies");
             return this;
         }
 
@@ -687,7 +514,7 @@ public final class StoreServer implements AutoCloseable {
             if (managementPort < 0 || managementPort > 65535) {
                 throw new IllegalArgumentException("managementPort must be 0..65535: " + managementPort);
             }
-            this.managementPort = managementPort;
+            settings.managementPort = managementPort;
             return this;
         }
 
@@ -696,19 +523,19 @@ public final class StoreServer implements AutoCloseable {
             if (Objects.requireNonNull(managementHost, "managementHost").isBlank()) {
                 throw new IllegalArgumentException("managementHost must not be blank");
             }
-            this.managementHost = managementHost;
+            settings.managementHost = managementHost;
             return this;
         }
 
         /** A handler served on the management port after the health checks, for example metrics. */
         public Builder managementHandler(Handler handler) {
-            this.managementHandler = Objects.requireNonNull(handler, "handler");
+            settings.managementHandler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
         /** How long the readiness check waits for the storage's answer; default 2 s. */
         public Builder readinessTimeout(Duration readinessTimeout) {
-            this.readinessTimeout = positive(readinessTimeout, "readinessTimeout");
+            settings.readinessTimeout = positive(readinessTimeout, "readinessTimeout");
             return this;
         }
 
@@ -717,8 +544,8 @@ public final class StoreServer implements AutoCloseable {
          * {@code store-micrometer}'s {@code StoreMetrics}. None by default: then no clock is read per request.
          */
         public Builder requestObserver(RequestObserver observer) {
-            this.requestObserver = Objects.requireNonNull(observer, "observer");
-            return this;
+            Objects.requireNonNull(observer, "observer");
+            return codec(codec -> codec.observer(observer));
         }
 
         /**
@@ -726,7 +553,7 @@ public final class StoreServer implements AutoCloseable {
          * metrics binders for its thread pool and connectors. Not for changing its handlers.
          */
         public Builder jettyCustomizer(Consumer<Server> customizer) {
-            this.jettyCustomizer = Objects.requireNonNull(customizer, "customizer");
+            settings.jettyCustomizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }
 
@@ -739,48 +566,19 @@ public final class StoreServer implements AutoCloseable {
          * @throws IllegalStateException if neither a storage nor a storage URI was given
          */
         public StoreServer build() {
-            if (storage == null && storageUri == null) {
+            if (settings.storage == null && settings.storageUri == null) {
                 throw new IllegalStateException("StoreServer needs a storage: call storage(Storage) or storageUri(String)");
             }
-            if (httpPort >= 0 && tlsKeystore == null) {
+            if (settings.httpPort >= 0 && settings.tlsKeystore == null) {
                 throw new IllegalStateException("httpPort adds plain HTTP beside HTTPS: it needs tls(...)");
             }
-            return new StoreServer(this);
+            return new StoreServer(settings.copy());
         }
 
-        private Builder copy() {
-            Builder copy = new Builder();
-            copy.port = port;
-            copy.host = host;
-            copy.endpointPath = endpointPath;
-            copy.namespace = namespace;
-            copy.storage = storage;
-            copy.storageUri = storageUri;
-            copy.storeLimits = storeLimits;
-            copy.overwritePolicy = overwritePolicy;
-            copy.codecLimits = codecLimits;
-            copy.protocols = protocols;
-            copy.wsdl = wsdl;
-            copy.idleTimeout = idleTimeout;
-            copy.minRequestDataRate = minRequestDataRate;
-            copy.stopTimeout = stopTimeout;
-            copy.requestHeadersTimeout = requestHeadersTimeout;
-            copy.tlsKeystore = tlsKeystore;
-            copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();
-            copy.httpPort = httpPort;
-            copy.accessLog = accessLog;
-            copy.users = users;
-            copy.realm = realm;
-            copy.publicMetadata = publicMetadata;
-            copy.allowFrom = allowFrom;
-            copy.trustedProxies = trustedProxies;
-            copy.managementPort = managementPort;
-            copy.managementHost = managementHost;
-            copy.managementHandler = managementHandler;
-            copy.readinessTimeout = readinessTimeout;
-            copy.jettyCustomizer = jettyCustomizer;
-            copy.requestObserver = requestObserver;
-            return copy;
+        /** Passes a codec option on to the codec's builder, after those given before it (see ServerSettings). */
+        private Builder codec(Consumer<StoreCodec.Builder> option) {
+            settings.codecOptions = settings.codecOptions.andThen(option);
+            return this;
         }
 
         private static Duration positive(Duration duration, String name) {

@@ -1,0 +1,63 @@
+package org.storeservice.jetty;
+
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/**
+ * The endpoint's connectors: plain HTTP on the port, or HTTPS on it with an optional plain HTTP port beside it.
+ * Each closes idle connections, answers a trickled request head with {@code 408} ({@link HeaderDeadline}) and,
+ * if asked, takes forwarded headers from trusted proxies ({@link TrustedProxyCustomizer}).
+ *
+ * @param endpoint the connector on {@link ServerSettings#port}
+ * @param plain    the plain HTTP connector beside HTTPS, or {@code null}
+ */
+record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
+
+    /** Adds the connectors to {@code jetty}, each with {@code selectors} selector threads ({@code -1}: Jetty's choice). */
+    static EndpointConnectors add(Server jetty, ServerSettings settings, int selectors) {
+        HttpConfiguration http = QuietJetty.httpConfiguration();
+        if (settings.tlsKeystore == null) {
+            trustProxies(http, settings);
+            return new EndpointConnectors(
+                    add(jetty, settings, selectors, settings.port, new HttpConnectionFactory(http)), null);
+        }
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new SecureRequestCustomizer());
+        trustProxies(https, settings);
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(settings.tlsKeystore.toString());
+        tls.setKeyStoreType("PKCS12");
+        tls.setKeyStorePassword(new String(settings.tlsKeystorePassword));
+        ServerConnector endpoint = add(jetty, settings, selectors, settings.port,
+                new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(https));
+        ServerConnector plain = null;
+        if (settings.httpPort >= 0) {
+            trustProxies(http, settings);
+            plain = add(jetty, settings, selectors, settings.httpPort, new HttpConnectionFactory(http));
+        }
+        return new EndpointConnectors(endpoint, plain);
+    }
+
+    private static void trustProxies(HttpConfiguration http, ServerSettings settings) {
+        if (settings.trustedProxies != null) {
+            http.addCustomizer(new TrustedProxyCustomizer(settings.trustedProxies));
+        }
+    }
+
+    private static ServerConnector add(Server jetty, ServerSettings settings, int selectors, int port,
+            ConnectionFactory... factories) {
+        ServerConnector added = new ServerConnector(jetty, -1, selectors, factories);
+        added.setHost(settings.host);
+        added.setPort(port);
+        added.setIdleTimeout(settings.idleTimeout.toMillis());
+        added.addBean(new HeaderDeadline(settings.requestHeadersTimeout, added.getScheduler()));
+        jetty.addConnector(added);
+        return added;
+    }
+}
