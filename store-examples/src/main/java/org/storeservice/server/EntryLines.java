@@ -29,16 +29,15 @@ final class EntryLines {
      * Shared and thread-safe. Characters outside the BMP (emoji) written as themselves in UTF-8, not as
      * escaped surrogate pairs, so an export reads and greps like its data. No separator between objects (the
      * writer ends each with a newline), the
-     * standard output is never closed by a generator or parser, a field given twice is an error rather
-     * than silently "last one wins", and a value may be as long as a Java string: a line is read whole
-     * anyway, and the backends decide how large a value may be.
+     * standard output is never closed by a generator or parser, and a value may be as long as a Java string: a
+     * line is read whole anyway, and the backends decide how large a value may be. (A field given twice is an
+     * error, not "last one wins": {@link EntryLineReader} checks that itself.)
      */
     static final JsonFactory FACTORY = new JsonFactoryBuilder()
             .rootValueSeparator((String) null)
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             .build();
 

@@ -2,9 +2,12 @@ package org.storeservice.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.OverwritePolicy;
@@ -40,13 +43,22 @@ final class PooledConnections implements ReadConnections, WritePath {
         }
     }
 
-    /** One connection, one transaction, one JDBC batch: pgjdbc sends the upserts without waiting for each answer. */
+    /**
+     * One connection, one transaction, one JDBC batch: pgjdbc sends the upserts without waiting for each answer, as
+     * multi-row INSERTs unless the URL turned {@code reWriteBatchedInserts} off. One INSERT ... ON CONFLICT may not
+     * touch a row twice, so only the last write of each key is sent: within one transaction the earlier ones would
+     * be overwritten before anyone could see them.
+     */
     @Override
     public void writeAll(List<WriteRequest> requests) throws IOException {
+        Map<String, WriteRequest> lastPerKey = new LinkedHashMap<>();
+        for (WriteRequest request : requests) {
+            lastPerKey.put(request.key(), request);
+        }
         try (Connection connection = pool.getConnection()) {
             connection.setAutoCommit(false);
             try (var statement = connection.prepareStatement(sql.upsert)) {
-                Rows.writeBatch(statement, requests, dialect);
+                Rows.writeBatch(statement, List.copyOf(lastPerKey.values()), dialect);
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection, e);
@@ -55,7 +67,10 @@ final class PooledConnections implements ReadConnections, WritePath {
                 connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(e), e);
+            // pgjdbc's BatchUpdateException quotes the statement with every value bound (a multi-row INSERT: up to
+            // 128 rows of them); the server's own reason is the next exception.
+            SQLException reason = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(reason), e);
         }
     }
 

@@ -57,11 +57,16 @@ public final class PostgresStorageConfig {
     /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
     static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
-    /** pgjdbc properties (seconds) applied unless the URL gives its own. */
+    /**
+     * pgjdbc properties (times in seconds) applied unless the URL gives its own. {@code reWriteBatchedInserts}: a
+     * batch of upserts ({@code putAll}, an import) goes as multi-row INSERTs, which PostgreSQL runs at about 1.6 times
+     * the rows per second of a statement per row (BENCHMARKS.md); single writes are not batches and are unchanged.
+     */
     static final List<String[]> DRIVER_DEFAULTS = List.of(
             new String[] {"connectTimeout", "5"},
             new String[] {"loginTimeout", "10"},
-            new String[] {"tcpKeepAlive", "true"});
+            new String[] {"tcpKeepAlive", "true"},
+            new String[] {"reWriteBatchedInserts", "true"});
 
     private static final List<String> PARAMETERS =
             List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis",

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,6 +35,7 @@ import org.storeservice.api.Status;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.StorageException;
 import org.storeservice.api.storage.Storages;
+import org.storeservice.api.storage.StoredEntry;
 
 /** PostgreSQL specifics the contract does not see: the rows as stored, the schema version, streaming scans. */
 class PostgresStorageTest {
@@ -61,6 +63,32 @@ class PostgresStorageTest {
             assertEquals("h\u00e9llo \ud83d\ude00", rows.getString(3));
             assertNull(rows.getBytes(4));
             assertFalse(rows.next());
+        }
+    }
+
+    @Test
+    void aBatchTheDatabaseRefusesStoresNothingAndItsMessageIsTheServersNotTheWholeStatement() throws Exception {
+        try (Storage storage = Storages.open(postgres.uri("refused", ""))) {
+            storage.putText("kept", "before", OverwritePolicy.REPLACE);
+            try (Connection connection = postgres.connection()) {
+                connection.createStatement().execute("ALTER TABLE " + postgres.schema()
+                        + ".refused ADD CONSTRAINT no_bad_key CHECK (key <> 'bad')");
+            }
+            List<StoredEntry> batch = new ArrayList<>();
+            for (int i = 0; i < 300; i++) { // several multi-row statements
+                batch.add(StoredEntry.text("k" + i, "secret-value-" + i, Instant.EPOCH));
+            }
+            batch.add(StoredEntry.text("kept", "secret-value-replaced", Instant.EPOCH));
+            batch.add(StoredEntry.text("bad", "secret-value-bad", Instant.EPOCH));
+
+            StorageException failure = assertThrows(StorageException.class, () -> storage.putAll(batch));
+
+            assertTrue(failure.getMessage().contains("no_bad_key"), failure.getMessage());
+            // pgjdbc's own message quotes the statement with every value bound; the server's names one row at most
+            assertFalse(failure.getMessage().contains("secret-value-0"), failure.getMessage());
+            assertFalse(failure.getMessage().contains("secret-value-replaced"), failure.getMessage());
+            assertEquals("before", storage.get("kept").orElseThrow().text());
+            assertTrue(storage.get("k0").isEmpty());
         }
     }
 
