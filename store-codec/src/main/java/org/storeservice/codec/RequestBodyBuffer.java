@@ -122,13 +122,11 @@ public final class RequestBodyBuffer implements Closeable {
     /** Adds a memory segment, if this request's allowance and the shared budget both have room. */
     private boolean addSegment(int arriving) {
         // A declared length is reserved in one segment (one array, one budget update for the usual request);
-        // a body of unknown length grows by doubling segments. No segment is larger than LARGEST_SEGMENT_BYTES:
-        // G1 allocates an array of half a region (512 KiB at least) or more as a humongous object, outside
-        // the young generation, and a stream of them starts a concurrent cycle after another.
+        // a body of unknown length grows by doubling segments.
         long wanted = declaredLength >= 0
                 ? declaredLength - size
-                : Math.max(arriving, Math.max(FIRST_SEGMENT_BYTES, reserved));
-        wanted = Math.min(Math.min(wanted, LARGEST_SEGMENT_BYTES), Math.min(capacity - size, memoryBytes - reserved));
+                : Math.max(arriving, Math.min(LARGEST_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, reserved)));
+        wanted = Math.min(wanted, Math.min(capacity - size, memoryBytes - reserved));
         if (wanted < 1 || !budget.tryReserve(wanted)) {
             return false;
         }
