@@ -3,6 +3,10 @@ package org.storeservice.api;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.Storage;
@@ -61,8 +65,15 @@ public final class DefaultStore implements Store {
 
     @Override
     public Status writeString(String key, String value) {
+        // This thread may block, so the storage may write right here.
+        return writeStringAsync(key, value, Runnable::run).toCompletableFuture().join();
+    }
+
+    /** Checks the write here, then hands it to {@link Storage#putTextAsync}: a queued write leaves no thread waiting. */
+    @Override
+    public CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
         if (!isValidKey(key, "WriteString")) {
-            return Status.ERROR;
+            return CompletableFuture.completedFuture(Status.ERROR);
         }
         String invalid = value == null ? "value is missing"
                 : !Utf8.isWellFormed(value) ? "value has a lone surrogate"
@@ -70,14 +81,23 @@ public final class DefaultStore implements Store {
                 : null;
         if (invalid != null) {
             outcomes.rejected("WriteString", key, invalid);
-            return Status.ERROR;
+            return CompletableFuture.completedFuture(Status.ERROR);
         }
+        CompletionStage<Boolean> stored;
         try {
-            return written(storage.putText(key, value, overwritePolicy), key, "WriteString");
-        } catch (IOException | RuntimeException e) {
-            outcomes.failed("WriteString", key, e, storage);
-            return Status.ERROR;
+            stored = storage.putTextAsync(key, value, overwritePolicy, blockingWork);
+        } catch (RuntimeException e) { // a backend that throws instead of failing its stage
+            stored = CompletableFuture.failedFuture(e);
         }
+        return stored.handle((written, failure) -> {
+            if (failure == null) {
+                return written(written, key, "WriteString");
+            }
+            outcomes.failed("WriteString", key,
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure,
+                    storage);
+            return Status.ERROR;
+        });
     }
 
     @Override

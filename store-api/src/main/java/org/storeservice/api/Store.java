@@ -2,6 +2,9 @@ package org.storeservice.api;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * The two write operations of the service, callable directly by a host application.
@@ -35,6 +38,24 @@ public interface Store {
      *     found invalid input mid-stream); nothing was stored
      */
     Status writeBytes(String key, InputStream content);
+
+    /**
+     * {@link #writeString}, without blocking the calling thread: a server calls it on a thread that serves many
+     * connections. The stage completes with the status {@code writeString} would return, once the write is as
+     * durable as {@code writeString}'s return promises; it never completes exceptionally. A store that queues its
+     * writes (SQLite's group commit) completes it on the thread that committed, so that no thread waits per write.
+     *
+     * <p>The default calls {@code writeString} right here if {@link #writesNeverBlock()}, else on
+     * {@code blockingWork}, which is correct for any store.
+     *
+     * @param blockingWork runs work that may block; a thread that may block itself passes {@code Runnable::run}
+     */
+    default CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
+        if (writesNeverBlock()) {
+            return CompletableFuture.completedFuture(writeString(key, value));
+        }
+        return CompletableFuture.supplyAsync(() -> writeString(key, value), blockingWork);
+    }
 
     /**
      * Whether {@link #writeString} and {@link #writeBytes} never block, given content already in memory, so

@@ -129,6 +129,7 @@ class DefaultStoreTest {
     @Test
     void storageFailureIsAnErrorNotAnException() throws IOException {
         Storage failing = mock(Storage.class);
+        when(failing.putTextAsync(anyString(), anyString(), any(), any())).thenCallRealMethod();
         when(failing.putText(anyString(), anyString(), any())).thenThrow(new StorageException("disk full"));
         when(failing.putBytes(anyString(), any(InputStream.class), any())).thenThrow(new StorageException("down"));
         DefaultStore failingStore = DefaultStore.of(failing);
@@ -139,6 +140,7 @@ class DefaultStoreTest {
     @Test
     void unexpectedRuntimeFailureOfStorageIsAnError() throws IOException {
         Storage failing = mock(Storage.class);
+        when(failing.putTextAsync(anyString(), anyString(), any(), any())).thenCallRealMethod();
         when(failing.putText(anyString(), anyString(), any())).thenThrow(new IllegalStateException("bug"));
         assertEquals(Status.ERROR, DefaultStore.of(failing).writeString("k", "v"));
     }

@@ -2,6 +2,9 @@ package org.storeservice.codec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.storeservice.codec.http.HttpEndpoint;
 import org.storeservice.codec.metadata.MetadataPages;
 import org.storeservice.codec.soap.SoapEndpoint;
@@ -103,23 +106,27 @@ final class ProtocolDispatch {
         this.metadataPages = metadataPages;
     }
 
-    /** Answers {@code request}, whose path is the endpoint path followed by {@code pathInfo} (maybe empty). */
-    CodecResponse dispatch(CodecRequest request, String pathInfo) {
+    /**
+     * Answers {@code request}, whose path is the endpoint path followed by {@code pathInfo} (maybe empty); a store
+     * write that may block runs on {@code blockingWork} (see {@link StoreCodec#handleAsync}).
+     */
+    CompletionStage<CodecResponse> dispatch(CodecRequest request, String pathInfo, Executor blockingWork) {
         Answer last = Answer.NONE;
         for (Factory factory : factories) {
             last = factory.answer(request, pathInfo);
             if (last == Answer.TAKE) {
                 return switch (factory) {
-                    case SOAP -> soap.handle(request);
-                    case HTTP_POST, HTTP_POST_LOCALHOST -> http.handle(request, pathInfo, true);
-                    case HTTP_GET -> http.handle(request, pathInfo, false);
-                    case METADATA -> metadataPages.respond(request);
+                    case SOAP -> soap.handle(request, blockingWork);
+                    case HTTP_POST, HTTP_POST_LOCALHOST -> http.handle(request, pathInfo, true, blockingWork);
+                    case HTTP_GET -> http.handle(request, pathInfo, false, blockingWork);
+                    case METADATA -> CompletableFuture.completedFuture(metadataPages.respond(request));
                 };
             }
         }
         if (last == Answer.WRONG_VERB) {
-            return ErrorPages.methodNotAllowed();
+            return CompletableFuture.completedFuture(ErrorPages.methodNotAllowed());
         }
-        return pathInfo.isEmpty() ? ErrorPages.unrecognized() : ErrorPages.unrecognizedPathInfo(pathInfo);
+        return CompletableFuture.completedFuture(
+                pathInfo.isEmpty() ? ErrorPages.unrecognized() : ErrorPages.unrecognizedPathInfo(pathInfo));
     }
 }

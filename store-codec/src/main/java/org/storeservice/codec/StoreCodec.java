@@ -1,6 +1,9 @@
 package org.storeservice.codec;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
@@ -74,16 +77,6 @@ public final class StoreCodec {
     }
 
     /**
-     * Whether {@link #handle} never blocks for a request whose whole body is in memory and at most
-     * {@link CodecLimits#spoolMemoryBytes()} long (a larger {@code content} sent before its key is spooled to a
-     * temporary file): true when the store's writes never block ({@link Store#writesNeverBlock()}), since the
-     * codec itself then only computes. A server may answer such requests on a thread that must not block.
-     */
-    public boolean writesNeverBlock() {
-        return store.writesNeverBlock();
-    }
-
-    /**
      * A buffer for one request's body, for a server adapter that collects the body before calling
      * {@link #handle} (see {@link RequestBodyBuffer}); it shares this codec's {@link #bodyMemoryBudget()}.
      *
@@ -113,23 +106,40 @@ public final class StoreCodec {
     /**
      * Answers one request at this endpoint. Never throws for anything the client sent: bad input gets a
      * SOAP fault or an HTTP error, as ASMX would answer it. Reads the body at most once; blocks while
-     * reading it and while the store writes.
+     * reading it and while the store writes. The same as {@link #handleAsync} with every store call on this thread.
      */
     public CodecResponse handle(CodecRequest request) {
+        return handleAsync(request, Runnable::run).toCompletableFuture().join();
+    }
+
+    /**
+     * Answers one request at this endpoint, as {@link #handle}, without blocking the calling thread when the
+     * request's whole body is in memory and at most {@link CodecLimits#spoolMemoryBytes()} long: decoding only
+     * computes, a WriteString goes to {@link Store#writeStringAsync} (a store that queues its writes completes
+     * the answer on the thread that committed it, and no thread waits), and a store call that may block runs on
+     * {@code blockingWork}. The stage completes on one of those threads, never exceptionally: an unexpected
+     * failure becomes a plain 500 (logged).
+     *
+     * @param blockingWork runs the work that may block; a caller on a thread that may block passes
+     *     {@code Runnable::run}
+     */
+    public CompletionStage<CodecResponse> handleAsync(CodecRequest request, Executor blockingWork) {
+        Objects.requireNonNull(blockingWork, "blockingWork");
         if (observer == null) {
-            return answer(request);
+            return answer(request, blockingWork);
         }
         long start = System.nanoTime();
         CountingInputStream body = new CountingInputStream(request.body());
-        CodecResponse response = answer(request.withBody(body));
-        long durationNanos = System.nanoTime() - start;
-        try {
-            observer.completed(new CompletedRequest(describe(request, response), response.status(),
-                    Math.max(body.count(), declaredLength(request)), durationNanos));
-        } catch (RuntimeException e) {
-            log.warn("Request observer {} failed", observer, e);
-        }
-        return response;
+        return answer(request.withBody(body), blockingWork).thenApply(response -> {
+            long durationNanos = System.nanoTime() - start;
+            try {
+                observer.completed(new CompletedRequest(describe(request, response), response.status(),
+                        Math.max(body.count(), declaredLength(request)), durationNanos));
+            } catch (RuntimeException e) {
+                log.warn("Request observer {} failed", observer, e);
+            }
+            return response;
+        });
     }
 
     /**
@@ -141,13 +151,17 @@ public final class StoreCodec {
         return RequestKinds.of(this, request, response);
     }
 
-    private CodecResponse answer(CodecRequest request) {
+    private CompletionStage<CodecResponse> answer(CodecRequest request, Executor blockingWork) {
+        CompletionStage<CodecResponse> answer;
         try {
-            return dispatch(request);
+            answer = dispatch(request, blockingWork);
         } catch (RuntimeException e) {
-            log.error("Failed to answer {}", request, e);
-            return ErrorPages.internalError();
+            answer = CompletableFuture.failedFuture(e);
         }
+        return answer.exceptionally(failure -> {
+            log.error("Failed to answer {}", request, failure);
+            return ErrorPages.internalError();
+        });
     }
 
     /** The declared Content-Length; -1 if none or not a number. */
@@ -164,14 +178,15 @@ public final class StoreCodec {
     }
 
     /** ASMX's protocol selection (wire notes §0): see {@link ProtocolDispatch}. */
-    private CodecResponse dispatch(CodecRequest request) {
+    private CompletionStage<CodecResponse> dispatch(CodecRequest request, Executor blockingWork) {
         if (!matches(request.path())) {
-            return ErrorPages.notFound();
+            return CompletableFuture.completedFuture(ErrorPages.notFound());
         }
         if (request.rawQuery().length() > limits.maxQueryStringLength()) {
-            return ErrorPages.queryStringTooLong(); // ASP.NET checks before any protocol is chosen
+            // ASP.NET checks before any protocol is chosen
+            return CompletableFuture.completedFuture(ErrorPages.queryStringTooLong());
         }
-        return protocolDispatch.dispatch(request, request.path().substring(endpointPath.length()));
+        return protocolDispatch.dispatch(request, request.path().substring(endpointPath.length()), blockingWork);
     }
 
     /** Builds a {@link StoreCodec}. Not thread-safe. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 import static org.storeservice.codec.Fixture.PATH;
@@ -160,7 +161,7 @@ class HttpGoldenTest {
 
     @Test
     void storeExceptionIsTheRemoteMessage() {
-        Store failing = mock(Store.class);
+        Store failing = mock(Store.class, CALLS_REAL_METHODS);
         when(failing.writeString(anyString(), anyString())).thenThrow(new IllegalStateException("boom 'x'"));
         when(failing.writeBytes(anyString(), any(byte[].class))).thenThrow(new IllegalStateException("boom"));
         StoreCodec codec = StoreCodec.builder(failing).build();

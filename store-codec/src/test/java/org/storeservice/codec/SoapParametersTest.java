@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.isNull;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -49,7 +50,7 @@ class SoapParametersTest {
 
     @Test
     void absentIsNullEmptyAndNilAreEmpty() {
-        Store store = mock(Store.class);
+        Store store = mock(Store.class, CALLS_REAL_METHODS);
         when(store.writeString(any(), any())).thenReturn(Status.SUCCESS);
         StoreCodec codec = StoreCodec.builder(store).build();
         String xml = soap11("<WriteString xmlns=\"" + NS + "\"><key/><value xsi:nil=\"true\"/></WriteString>");
@@ -78,7 +79,7 @@ class SoapParametersTest {
 
     @Test
     void unqualifiedAndForeignChildrenAreIgnored() {
-        Store store = mock(Store.class);
+        Store store = mock(Store.class, CALLS_REAL_METHODS);
         when(store.writeString(any(), any())).thenReturn(Status.ERROR);
         StoreCodec codec = StoreCodec.builder(store).build();
         codec.handle(soap11Post("WriteString", soap11("<WriteString xmlns=\"" + NS + "\"><key xmlns=\"\">k</key>"
@@ -88,7 +89,7 @@ class SoapParametersTest {
 
     @Test
     void wrapperInAnotherNamespaceGivesNullParameters() {
-        Store store = mock(Store.class);
+        Store store = mock(Store.class, CALLS_REAL_METHODS);
         when(store.writeBytes(any(), any(java.io.InputStream.class))).thenReturn(Status.ERROR);
         StoreCodec codec = StoreCodec.builder(store).build();
         codec.handle(soap11Post("WriteBytes", soap11("<WriteBytes xmlns=\"urn:other\"><key>k</key><content>AQ==</content></WriteBytes>")).build());
@@ -102,7 +103,7 @@ class SoapParametersTest {
                 + "<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")));
         assertEquals("v", fixture.text("k").orElseThrow());
         assertEquals(1, fixture.entryCount());
-        Store store = mock(Store.class);
+        Store store = mock(Store.class, CALLS_REAL_METHODS);
         when(store.writeString(any(), any())).thenReturn(Status.ERROR);
         StoreCodec codec = StoreCodec.builder(store).build();
         codec.handle(soap11Post("WriteString", soap11("<x/><WriteBytes xmlns=\"" + NS + "\"><key>k</key></WriteBytes>")).build());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -26,15 +27,18 @@ import org.storeservice.api.storage.StorageException;
  * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
  * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a {@link WriteRequest} whose
  * content was read to its end (a byte value waits as {@link SpooledContent}: 64 KiB in memory, the rest in a file,
- * read into memory only when its statement is bound, one value at a time) and wait; the thread takes every write pending at that moment (up to
- * {@link #MAX_BATCH}), runs them in one transaction and commits once (group commit: one fsync for the
- * whole batch with synchronous=FULL), then answers each caller. So durable writes per second grow with
+ * read into memory only when its statement is bound, one value at a time) and wait, or ({@link #writeAsync}) take a future
+ * and wait for nothing. The thread takes every write pending at that moment (up to {@link #MAX_BATCH}), runs
+ * them in one transaction and commits once (group commit: one fsync for the whole batch with synchronous=FULL),
+ * then answers each caller: completing a future runs its dependents there (the server's answer to an
+ * asynchronous caller). So durable writes per second grow with
  * the number of concurrent writers.
  *
  * <p>The callers of a committed batch of more than one write are answered by a second thread, so that the
  * writer starts on the next batch at once: waking 64 waiting callers took about as long as committing their
  * batch (a system call each, and on a busy machine the woken callers take the CPU from whoever woke them),
- * which cut the batched rate by a third.
+ * which cut the batched rate by a third. An asynchronous caller's answer (encoding the response, handing it to the
+ * socket) runs there too, beside the next commit.
  *
  * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
  * transaction of its own, so one bad write fails alone and never takes its neighbours with it.
@@ -43,7 +47,7 @@ final class GroupCommitWriter implements WritePath {
     /** Most writes in one transaction; bounds the time one commit keeps callers waiting. */
     static final int MAX_BATCH = 512;
     /** Pending writes beyond this make callers wait to enqueue, instead of growing memory without end. */
-    private static final int QUEUE_CAPACITY = 8192;
+    static final int QUEUE_CAPACITY = 8192;
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
@@ -102,7 +106,7 @@ final class GroupCommitWriter implements WritePath {
         this.sql = sql;
         prepareStatements();
         this.answerer = Executors.newSingleThreadExecutor(task -> {
-            Thread answering = new Thread(task, "store-writer-" + name + "-answers");
+            Thread answering = new Thread(task, "store-answers-" + name);
             answering.setDaemon(true);
             return answering;
         });
@@ -113,16 +117,42 @@ final class GroupCommitWriter implements WritePath {
 
     @Override
     public boolean write(WriteRequest request) throws IOException {
-        return submit(new Pending(List.of(request)));
+        Pending pending = new Pending(List.of(request));
+        enqueue(pending, true);
+        return await(pending.result());
     }
 
     /** The writes go in as one item of the queue, so they commit in one transaction, and fail or succeed together. */
     @Override
     public void writeAll(List<WriteRequest> requests) throws IOException {
-        submit(new Pending(List.copyOf(requests)));
+        Pending pending = new Pending(List.copyOf(requests));
+        enqueue(pending, true);
+        await(pending.result());
     }
 
-    private boolean submit(Pending pending) throws IOException {
+    /**
+     * Queues the write and returns at once; the writer (or its answering thread) completes the result once the
+     * write is committed, so no thread waits for it. A full queue is waited out on {@code blockingWork}, not
+     * here: that is the backpressure.
+     */
+    @Override
+    public CompletableFuture<Boolean> writeAsync(WriteRequest request, Executor blockingWork) {
+        Pending pending = new Pending(List.of(request));
+        try {
+            if (!enqueue(pending, false)) {
+                return WritePath.super.writeAsync(request, blockingWork);
+            }
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return pending.result();
+    }
+
+    /**
+     * Puts {@code pending} on the queue, waiting for room if {@code waitForRoom}; {@code false} if the queue was
+     * full and it did not wait.
+     */
+    private boolean enqueue(Pending pending, boolean waitForRoom) throws IOException {
         lifecycle.readLock().lock();
         try {
             if (closed) {
@@ -131,7 +161,11 @@ final class GroupCommitWriter implements WritePath {
             if (stopped) {
                 throw new StorageException(STOPPED);
             }
-            queue.put(pending);
+            if (waitForRoom) {
+                queue.put(pending);
+            } else if (!queue.offer(pending)) {
+                return false;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted before the write was queued; nothing stored");
@@ -141,10 +175,14 @@ final class GroupCommitWriter implements WritePath {
         if (stopped) {
             failLeftovers(); // the writer ended while this write was being queued: nobody else will answer it
         }
+        return true;
+    }
+
+    private static boolean await(CompletableFuture<Boolean> result) throws IOException {
         try {
             // join() waits even if interrupted, and keeps the interrupt: once queued, the write may commit, and
             // the caller must not be told "nothing stored" when it was.
-            return pending.result().join();
+            return result.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof IOException cause) {
                 throw cause;

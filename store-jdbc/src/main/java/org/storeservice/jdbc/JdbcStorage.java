@@ -17,6 +17,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.sqlite.SQLiteConfig;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
@@ -175,12 +178,30 @@ public final class JdbcStorage implements Storage {
 
     @Override
     public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
+        return writes.write(textWrite(key, value, policy));
+    }
+
+    /**
+     * SQLite: queued to the writer, and completed by it once committed, so no thread waits for the write.
+     * PostgreSQL: {@code putText} on {@code blockingWork}, which waits for a pooled connection and the database.
+     */
+    @Override
+    public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
+            Executor blockingWork) {
+        try {
+            return writes.writeAsync(textWrite(key, value, policy), blockingWork).minimalCompletionStage();
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private WriteRequest textWrite(String key, String value, OverwritePolicy policy) throws IOException {
         ensureOpen();
         TextValues.checkKey(key);
         TextValues.checkText(value);
         boolean inBytes = TextValues.needsBytesColumn(value);
-        return writes.write(new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
-                inBytes ? SpooledContent.inMemory(TextValues.utf8(value)) : null, policy, now()));
+        return new WriteRequest(key, EntryKind.TEXT, inBytes ? null : value,
+                inBytes ? SpooledContent.inMemory(TextValues.utf8(value)) : null, policy, now());
     }
 
     @Override

@@ -2,6 +2,9 @@ package org.storeservice.jdbc;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /** How writes reach the database: one serialized group-committing writer (SQLite) or a pool (PostgreSQL). */
 interface WritePath extends AutoCloseable {
@@ -14,6 +17,20 @@ interface WritePath extends AutoCloseable {
      *     connection broke after the server committed, and the new value is there
      */
     boolean write(WriteRequest request) throws IOException;
+
+    /**
+     * {@link #write}, without blocking the calling thread: completes with what {@code write} returns, or
+     * exceptionally with what it throws. By default {@code write} runs on {@code blockingWork}.
+     */
+    default CompletableFuture<Boolean> writeAsync(WriteRequest request, Executor blockingWork) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return write(request);
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        }, blockingWork);
+    }
 
     /**
      * Writes every request (all {@link org.storeservice.api.OverwritePolicy#REPLACE}) in one transaction, durably

@@ -2,6 +2,7 @@ package org.storeservice.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -22,7 +23,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -380,6 +385,82 @@ class GroupCommitWriterTest {
         gate.sqlOnce.set("PRAGMA max_page_count = 1073741823"); // space again
         assertTrue(writer.write(GroupCommitWriterTest.bytes("k", big)));
         assertArrayEquals(big, reader().get("k").orElseThrow().bytes());
+    }
+
+    @Test
+    void writeAsyncReturnsAtOnceAndTheWriterCompletesEachWriteOnceCommitted() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            GroupCommitWriter writer = writer(writerConnection(), gate);
+            Executor noBlockingWork = task -> {
+                throw new AssertionError("nothing here should need a thread that may block");
+            };
+            // One caller thread, no waiting: the first write holds the writer inside its transaction, the rest queue.
+            CompletableFuture<Boolean> held = writer.writeAsync(text("held", "h"), noBlockingWork);
+            gate.entered.await();
+            List<CompletableFuture<Boolean>> queued = new ArrayList<>();
+            Set<String> completedOn = ConcurrentHashMap.newKeySet();
+            for (int i = 0; i < 20; i++) {
+                CompletableFuture<Boolean> result = writer.writeAsync(text("async" + i, "v" + i), noBlockingWork);
+                result.thenRun(() -> completedOn.add(Thread.currentThread().getName()));
+                queued.add(result);
+            }
+            assertFalse(held.isDone(), "not answered before it is committed");
+            assertTrue(queued.stream().noneMatch(CompletableFuture::isDone), "not answered before they are committed");
+
+            gate.release.countDown();
+            assertTrue(held.join());
+            for (CompletableFuture<Boolean> result : queued) {
+                assertTrue(result.join());
+            }
+            assertEquals(2, writer.commits(), "the held write, then the 20 queued writes as one batch");
+            assertEquals(Set.of("store-answers-test"), completedOn, "answered by the writer's answering thread");
+            JdbcStorage reader = reader();
+            assertEquals("v19", reader.get("async19").orElseThrow().text());
+        });
+    }
+
+    @Test
+    void aFullQueueIsWaitedOutOnTheBlockingExecutorNeverByTheAsynchronousCaller() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            GroupCommitWriter writer = writer(writerConnection(), gate);
+            AtomicInteger blockingTasks = new AtomicInteger();
+            Executor blockingWork = task -> {
+                blockingTasks.incrementAndGet();
+                callers.execute(task);
+            };
+            CompletableFuture<Boolean> held = writer.writeAsync(text("held", "h"), blockingWork);
+            gate.entered.await();
+            List<CompletableFuture<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < GroupCommitWriter.QUEUE_CAPACITY; i++) {
+                results.add(writer.writeAsync(text("q" + i, "v"), blockingWork));
+            }
+            assertEquals(0, blockingTasks.get(), "room in the queue: nothing handed over");
+
+            CompletableFuture<Boolean> overflow = writer.writeAsync(text("overflow", "o"), blockingWork);
+
+            assertEquals(1, blockingTasks.get(), "the full queue was waited out on the executor");
+            assertFalse(overflow.isDone());
+            gate.release.countDown();
+            assertTrue(held.join());
+            assertTrue(overflow.join());
+            for (CompletableFuture<Boolean> result : results) {
+                assertTrue(result.join());
+            }
+            assertEquals("o", reader().get("overflow").orElseThrow().text());
+        });
+    }
+
+    @Test
+    void writeAsyncAfterCloseFailsItsStageAndDoesNotThrow() throws Exception {
+        GroupCommitWriter writer = writer(writerConnection(), new Gate());
+        writer.close();
+
+        CompletableFuture<Boolean> result = writer.writeAsync(text("late", "l"), Runnable::run);
+
+        CompletionException failure = assertThrows(CompletionException.class, result::join);
+        assertInstanceOf(StorageException.class, failure.getCause());
     }
 
     static WriteRequest bytes(String key, byte[] value) {

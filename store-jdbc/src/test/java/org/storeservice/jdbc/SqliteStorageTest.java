@@ -18,6 +18,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +117,33 @@ class SqliteStorageTest {
                 () -> storage.putBytes("k\u0000", new ByteArrayInputStream(new byte[1]), OverwritePolicy.REPLACE));
         assertFalse(storage.get("k").isPresent());
         assertEquals(Status.ERROR, DefaultStore.of(storage).writeString("k", "lone \ud800"));
+    }
+
+    @Test
+    void putTextAsyncQueuesWithoutATaskAndCompletesOnceCommittedOrWithTheReasonItCannotBe() throws Exception {
+        JdbcStorage storage = open();
+        Executor noBlockingWork = task -> {
+            throw new AssertionError("SQLite queues text writes: nothing needs a thread that may block");
+        };
+        List<CompletableFuture<Boolean>> results = new ArrayList<>();
+        for (int i = 0; i < 200; i++) { // one caller thread, 200 writes in flight
+            results.add(storage.putTextAsync("k" + i, "v" + i, OverwritePolicy.REPLACE, noBlockingWork)
+                    .toCompletableFuture());
+        }
+        for (CompletableFuture<Boolean> result : results) {
+            assertTrue(result.join());
+        }
+        assertEquals("v199", storage.get("k199").orElseThrow().text());
+        assertFalse(storage.putTextAsync("k0", "other", OverwritePolicy.REJECT, noBlockingWork)
+                .toCompletableFuture().join(), "REJECT keeps an existing key");
+
+        CompletionException refused = assertThrows(CompletionException.class, () -> storage
+                .putTextAsync("nul\u0000key", "v", OverwritePolicy.REPLACE, noBlockingWork).toCompletableFuture().join());
+        assertInstanceOf(StorageException.class, refused.getCause());
+        storage.close();
+        CompletionException closed = assertThrows(CompletionException.class, () -> storage
+                .putTextAsync("late", "v", OverwritePolicy.REPLACE, noBlockingWork).toCompletableFuture().join());
+        assertInstanceOf(StorageException.class, closed.getCause());
     }
 
     @Test

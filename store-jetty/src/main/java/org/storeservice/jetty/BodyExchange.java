@@ -2,6 +2,8 @@ package org.storeservice.jetty;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
@@ -15,17 +17,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.RequestBodyBuffer;
+import org.storeservice.codec.StoreCodec;
 
 /**
  * One request at the endpoint, from its body's first byte to its answer: reads the body as Jetty receives it,
  * never waiting for it (between reads this object is Jetty's demand callback), into the codec's
- * {@link RequestBodyBuffer}; once the body has ended, has the codec answer, on this thread or, when this
- * thread must not block, on the server's executor. The buffer is closed as soon as the codec is done with it,
- * and on every way out before that.
+ * {@link RequestBodyBuffer}; once the body has ended, has the codec answer ({@link StoreCodec#handleAsync}), on
+ * this thread if the body is small and in memory, else on the server's executor, and writes the answer from the
+ * thread that completes it (for a queued write, the store's). The buffer is closed as soon as the codec is done
+ * with it, and on every way out before that.
  *
  * <p>Jetty calls the demand callback on a thread that may block when it {@linkplain #getInvocationType()
- * declares} so: it does whenever the codec may then block (the store may, or the body is in a file). Each
- * call only reads what has arrived, so even then no thread waits for the client.
+ * declares} so: it does while the body is in a file. Each call only reads what has arrived, so even then no
+ * thread waits for the client.
  */
 final class BodyExchange implements Runnable, Invocable {
     private static final Logger log = LoggerFactory.getLogger(BodyExchange.class);
@@ -63,16 +67,16 @@ final class BodyExchange implements Runnable, Invocable {
         this.readBound = max > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * max;
     }
 
-    /** Starts reading, on the thread Jetty called the handler on; {@code mayBlock} if that thread may block. */
-    void start(boolean mayBlock) {
+    /** Starts reading, on the thread Jetty called the handler on, which must not block. */
+    void start() {
         if (body.isFull() && (request.getLength() > readBound
                 || request.getHeaders().contains(HttpHeader.EXPECT, "100-continue"))) {
             // Refused on its declared length alone, and either too long to read to its end, or not even sent
             // yet: reading would send the client our go-ahead for a body nobody will use.
-            bodyEnded(mayBlock);
+            bodyEnded(false);
             return;
         }
-        read(mayBlock);
+        read(false);
     }
 
     /** Jetty's demand callback: more of the body has arrived, or the request failed. */
@@ -90,8 +94,8 @@ final class BodyExchange implements Runnable, Invocable {
         while (true) {
             Content.Chunk chunk = request.read();
             if (chunk == null) {
-                // The codec may block after the last chunk unless the store never blocks and the body is in memory.
-                blockingDemand = !handler.codec().writesNeverBlock() || !body.inMemory();
+                // Appending to a file, and answering a body in a file, may block.
+                blockingDemand = !body.inMemory();
                 request.demand(this);
                 return;
             }
@@ -144,14 +148,22 @@ final class BodyExchange implements Runnable, Invocable {
         StoreHandler.writePlain(408, TIMEOUT_BODY, response, callback);
     }
 
-    /** The body has ended (or was cut off): answer here if this thread may run the codec, else hand it off. */
+    /**
+     * The body has ended (or was cut off): answer here if this thread may block, or if the body is small and in
+     * memory (the codec then only computes here, and hands what may block to the executor); else hand it off.
+     */
     private void bodyEnded(boolean mayBlock) {
-        if (mayBlock || handler.answersInline(body.size(), body.inMemory())) {
-            answer();
+        if (mayBlock) {
+            answer(Runnable::run);
+            return;
+        }
+        Executor executor = request.getComponents().getExecutor();
+        if (handler.answersInline(body.size(), body.inMemory())) {
+            answer(executor);
             return;
         }
         try {
-            request.getComponents().getExecutor().execute(new HandOff());
+            executor.execute(new HandOff());
         } catch (RejectedExecutionException e) {
             body.close();
             log.warn("No thread free to answer {} {}: {}", request.getMethod(), path, e.toString());
@@ -159,14 +171,19 @@ final class BodyExchange implements Runnable, Invocable {
         }
     }
 
-    private void answer() {
-        CodecResponse answer;
+    /** Has the codec answer, and writes its answer once it is there; {@code blockingWork} runs what may block. */
+    private void answer(Executor blockingWork) {
+        CompletionStage<CodecResponse> answer;
         try {
-            answer = handler.answer(request, uri, path, body.open());
-        } finally {
+            answer = handler.answer(request, uri, path, body.open(), blockingWork);
+        } catch (Throwable e) {
             body.close();
+            throw e;
         }
-        StoreHandler.write(answer, response, callback);
+        answer.whenComplete((response, failure) -> {
+            body.close();
+            StoreHandler.write(response, this.response, callback);
+        });
     }
 
     /** The answer, run on the server's executor because the thread the body ended on must not block. */
@@ -174,10 +191,9 @@ final class BodyExchange implements Runnable, Invocable {
         @Override
         public void run() {
             try {
-                answer();
+                answer(Runnable::run); // this thread may block
             } catch (Throwable e) {
                 // What Jetty does for a handler that throws: fail the request, which answers 500 or aborts it.
-                body.close();
                 log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
                 callback.failed(e);
             }

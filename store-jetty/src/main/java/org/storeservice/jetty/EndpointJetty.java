@@ -33,9 +33,9 @@ final class EndpointJetty {
      */
     void serve(Storage storage) {
         StoreCodec codec = codec(storage);
-        // A store that never blocks is answered on the selector threads (see StoreHandler): one selector per
-        // core lets every core answer. Jetty's default, one per two cores, suits handlers that hand off.
-        int selectors = codec.writesNeverBlock() ? Runtime.getRuntime().availableProcessors() : -1;
+        // Small requests are answered on the selector threads (see StoreHandler): one selector per core lets every
+        // core answer. Jetty's default, one per two cores, suits handlers that hand off.
+        int selectors = Runtime.getRuntime().availableProcessors();
         connectors = EndpointConnectors.add(server, settings, selectors);
         if (settings.accessLog != null) {
             server.setRequestLog(new CustomRequestLog(settings.accessLog, StoreServer.ACCESS_LOG_FORMAT));

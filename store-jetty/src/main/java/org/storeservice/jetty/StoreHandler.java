@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -31,16 +34,15 @@ import org.storeservice.codec.StoreCodec;
  * <p>The path compared is the request's whole decoded path, not the path inside a context: the codec's
  * endpoint path is what clients see, and what the WSDL's addresses must name.
  *
- * <p><b>No thread waits for a client.</b> The body is collected as it arrives, without blocking, into the
- * codec's {@link org.storeservice.codec.RequestBodyBuffer} (memory within the codec's budget, then a temporary
- * file), and the codec runs only once the whole body is there. So a client that trickles its body costs a
- * connection and a little memory, never a thread. Where the codec then runs depends on the store: when its
- * writes may block, this handler declares {@link InvocationType#BLOCKING} and the codec runs on a pool thread
- * (the one Jetty called the handler on, or the one the rest of the body arrived on). When they never block
- * ({@link StoreCodec#writesNeverBlock()}, the memory storage) it declares {@link InvocationType#NON_BLOCKING},
- * and a small body held in memory (at most 16 KiB, and no more than the codec's spool keeps in memory) is
- * answered right where it was completed, on the selector thread, without a hand-off; a larger one is handed
- * to the server's executor ({@code 503} if it refuses).
+ * <p><b>No thread waits for a client, nor for a write.</b> The body is collected as it arrives, without
+ * blocking, into the codec's {@link org.storeservice.codec.RequestBodyBuffer} (memory within the codec's budget,
+ * then a temporary file), and the codec runs only once the whole body is there. So a client that trickles its
+ * body costs a connection and a little memory, never a thread. The handler is
+ * {@link InvocationType#NON_BLOCKING}: a small body held in memory (at most 16 KiB, and no more than the codec's
+ * spool keeps in memory) is answered right where it was completed, on the selector thread, with
+ * {@link StoreCodec#handleAsync}: decoding only computes, a WriteString is queued to the store (SQLite's writer
+ * commits it and the answer is written from its thread), and a store call that may block goes to the server's
+ * executor. A larger body, or one in a file, is handed to the executor ({@code 503} if it refuses).
  *
  * <p>The buffer keeps at most one byte past the codec's request size limit, whatever the framing, so the
  * codec answers an oversized body with its ASMX fault; the rest of such a body is read and dropped, up to
@@ -81,7 +83,7 @@ public final class StoreHandler extends Handler.Abstract {
     private final StoreCodec codec;
     /** Whether each answered request gets the binding and operation attributes; only when something logs them. */
     private final boolean marksRequests;
-    /** The largest body answered where it was completed, on a thread that must not block; -1 when the store may block. */
+    /** The largest body answered where it was completed, on a thread that must not block. */
     private final int maxInlineBodyBytes;
     private final MinimumRate minimumRate;
 
@@ -118,13 +120,11 @@ public final class StoreHandler extends Handler.Abstract {
     }
 
     private StoreHandler(StoreCodec codec, long minRequestDataRate, Duration rateGrace, boolean marksRequests) {
-        super(invocationType(codec));
-        this.codec = codec;
+        super(InvocationType.NON_BLOCKING);
+        this.codec = Objects.requireNonNull(codec, "codec");
         this.marksRequests = marksRequests;
-        this.maxInlineBodyBytes = codec.writesNeverBlock()
-                // Up to the spool's memory part, content sent before its key never goes to a temporary file.
-                ? Math.min(MAX_INLINE_BODY_BYTES, codec.limits().spoolMemoryBytes())
-                : -1;
+        // Up to the spool's memory part, content sent before its key never goes to a temporary file.
+        this.maxInlineBodyBytes = Math.min(MAX_INLINE_BODY_BYTES, codec.limits().spoolMemoryBytes());
         if (minRequestDataRate < 0) {
             throw new IllegalArgumentException("minRequestDataRate must not be negative: " + minRequestDataRate);
         }
@@ -141,12 +141,6 @@ public final class StoreHandler extends Handler.Abstract {
         return minimumRate.bytesPerSecond();
     }
 
-    private static InvocationType invocationType(StoreCodec codec) {
-        return Objects.requireNonNull(codec, "codec").writesNeverBlock()
-                ? InvocationType.NON_BLOCKING
-                : InvocationType.BLOCKING;
-    }
-
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         HttpURI uri = request.getHttpURI();
@@ -159,7 +153,7 @@ public final class StoreHandler extends Handler.Abstract {
             writePlain(501, NOT_IMPLEMENTED_BODY, response, callback);
             return true;
         }
-        new BodyExchange(this, request, uri, path, response, callback).start(!codec.writesNeverBlock());
+        new BodyExchange(this, request, uri, path, response, callback).start();
         return true;
     }
 
@@ -175,31 +169,44 @@ public final class StoreHandler extends Handler.Abstract {
 
     /** Whether a body of {@code size} bytes, all in memory, may be answered on a thread that must not block. */
     boolean answersInline(long size, boolean inMemory) {
-        return maxInlineBodyBytes >= 0 && inMemory && size <= maxInlineBodyBytes;
+        return inMemory && size <= maxInlineBodyBytes;
     }
 
     MinimumRate minimumRate() {
         return minimumRate;
     }
 
-    /** The codec's answer to a request whose whole body is {@code body}; {@code null} after an unexpected failure (logged). */
-    CodecResponse answer(Request request, HttpURI uri, String path, InputStream body) {
+    /**
+     * The codec's answer to a request whose whole body is {@code body} (see {@link StoreCodec#handleAsync}); it
+     * completes with {@code null} after an unexpected failure (logged), never exceptionally.
+     */
+    CompletionStage<CodecResponse> answer(Request request, HttpURI uri, String path, InputStream body,
+            Executor blockingWork) {
+        CompletionStage<CodecResponse> answer;
+        CodecRequest codecRequest;
         try {
-            CodecRequest codecRequest = toCodecRequest(request, uri, path, body);
-            CodecResponse answer = codec.handle(codecRequest);
+            codecRequest = toCodecRequest(request, uri, path, body);
+            answer = codec.handleAsync(codecRequest, blockingWork);
+        } catch (RuntimeException | StackOverflowError e) {
+            answer = CompletableFuture.failedFuture(e);
+            codecRequest = null;
+        }
+        CodecRequest asked = codecRequest;
+        return answer.handle((response, failure) -> {
+            if (failure != null) {
+                // The codec promises never to throw for anything a client sent, so this is our bug or the
+                // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
+                // Error a hostile document could provoke in a parser; other Errors are left to Jetty.
+                log.error("Unexpected failure answering {} {}", request.getMethod(), path, failure);
+                return null;
+            }
             if (marksRequests) {
-                RequestKind kind = codec.describe(codecRequest, answer);
+                RequestKind kind = codec.describe(asked, response);
                 request.setAttribute(BINDING_ATTRIBUTE, kind.binding().tag());
                 request.setAttribute(OPERATION_ATTRIBUTE, kind.operation());
             }
-            return answer;
-        } catch (RuntimeException | StackOverflowError e) {
-            // The codec promises never to throw for anything a client sent, so this is our bug or the
-            // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
-            // Error a hostile document could provoke in a parser; other Errors are left to Jetty.
-            log.error("Unexpected failure answering {} {}", request.getMethod(), path, e);
-            return null;
-        }
+            return response;
+        });
     }
 
     private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, InputStream body) {

@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -269,16 +272,52 @@ class InlineAnswerTest {
     }
 
     @Test
-    void aStorageThatMayBlockKeepsTheHandlerBlockingAndIsAnsweredOnJettysThread() throws Exception {
+    void aStorageThatMayBlockIsCalledOnThePoolNeverWhereTheHandlerRuns() throws Exception {
         storage.neverBlocks = false;
         start();
-        assertEquals(InvocationType.BLOCKING, handler.getInvocationType());
+        assertEquals(InvocationType.NON_BLOCKING, handler.getInvocationType());
 
-        HttpTester.Response response = send(soap(SOAP11, "WriteString", "blocking", "v"));
+        HttpTester.Response text = send(soap(SOAP11, "WriteString", "blocking", "v"));
+        HttpTester.Response bytes = send(soap(SOAP12, "WriteBytes", "blocking-bytes", "AAEC"));
+
+        assertEquals(soapResponse(SOAP11, "WriteString"), text.getContent());
+        assertEquals(soapResponse(SOAP12, "WriteBytes"), bytes.getContent());
+        assertEquals("v", stored("blocking").text());
+        assertArrayEquals(new byte[] {0, 1, 2}, stored("blocking-bytes").bytes());
+        assertEquals(0, threads.handOffs.get(), "both bodies were decoded where they arrived");
+        assertEquals(List.of(false, false), storage.calledInsideHandler, "each write ran on the pool, not in the handler's call");
+    }
+
+    @Test
+    void aQueuedWriteIsAnsweredFromTheThreadThatCompletesItAndNoThreadWaitsMeanwhile() throws Exception {
+        CompletableFuture<Boolean> commit = new CompletableFuture<>();
+        storage.queued = commit;
+        start();
+        LocalConnector.LocalEndPoint endPoint = connector.executeRequest(soap(SOAP11, "WriteString", "queued", "later"));
+
+        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned");
+        assertEquals(List.of(true), storage.calledInsideHandler, "the write was queued inside the handler's call");
+        assertEquals("", endPoint.takeOutputString(), "no answer before the write is committed");
+        assertEquals(0, threads.handOffs.get());
+
+        Thread committer = new Thread(() -> commit.complete(true), "test-committer"); // as SQLite's writer would
+        committer.start();
+        committer.join();
+        HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse());
 
         assertEquals(200, response.getStatus(), response.getContent());
-        assertEquals("v", stored("blocking").text());
-        assertEquals(0, threads.handOffs.get(), "Jetty itself called the handler where it may block");
+        assertEquals(soapResponse(SOAP11, "WriteString"), response.getContent());
+    }
+
+    @Test
+    void aQueuedWriteThatFailsIsAnsweredError() throws Exception {
+        storage.queued = CompletableFuture.failedFuture(new IOException("disk full"));
+        start();
+
+        HttpTester.Response response = send("GET /API/Store.asmx/WriteString?key=kf&value=vf HTTP/1.1\r\nHost: localhost\r\n\r\n");
+
+        assertEquals(200, response.getStatus(), response.getContent());
+        assertEquals(XML_DECL + "\r\n<Status xmlns=\"" + NS + "\">Error</Status>", response.getContent());
     }
 
     private void assertInline() {
@@ -360,6 +399,18 @@ class InlineAnswerTest {
     private final class ThreadRecordingStorage extends ForwardingStorage {
         final List<Boolean> calledInsideHandler = new CopyOnWriteArrayList<>();
         volatile boolean neverBlocks = true;
+        /** When set, what every text write answers at once, instead of writing: a queued write's future. */
+        volatile CompletableFuture<Boolean> queued;
+
+        @Override
+        public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
+                Executor blockingWork) {
+            if (queued == null) {
+                return super.putTextAsync(key, value, policy, blockingWork);
+            }
+            calledInsideHandler.add(insideHandler.get());
+            return queued;
+        }
 
         @Override
         public boolean writesNeverBlock() {

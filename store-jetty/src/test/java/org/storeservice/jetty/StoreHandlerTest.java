@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpField;
@@ -31,6 +32,7 @@ import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mockito.stubbing.Answer;
 import org.storeservice.api.Store;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
@@ -67,6 +69,12 @@ class StoreHandlerTest {
         server.start();
     }
 
+    /** The faked codec answers every request at once with what {@code answer} gives. */
+    private void answerWith(Answer<CodecResponse> answer) {
+        when(codec.handleAsync(any(), any()))
+                .thenAnswer(call -> CompletableFuture.completedFuture(answer.answer(call)));
+    }
+
     @AfterEach
     void tearDown() throws Exception {
         server.stop();
@@ -76,7 +84,7 @@ class StoreHandlerTest {
     void handsTheCodecMethodDecodedPathRawQuerySchemeHeadersAndBody() throws Exception {
         AtomicReference<CodecRequest> seen = new AtomicReference<>();
         AtomicReference<byte[]> body = new AtomicReference<>();
-        when(codec.handle(any())).thenAnswer(call -> {
+        answerWith(call -> {
             CodecRequest request = call.getArgument(0);
             seen.set(request);
             body.set(request.body().readAllBytes()); // the stream is only readable while the request runs
@@ -109,7 +117,7 @@ class StoreHandlerTest {
     @Test
     void noQueryGivesAnEmptyRawQuery() throws Exception {
         AtomicReference<CodecRequest> seen = new AtomicReference<>();
-        when(codec.handle(any())).thenAnswer(call -> {
+        answerWith(call -> {
             seen.set(call.getArgument(0));
             return CodecResponse.builder(200).build();
         });
@@ -123,7 +131,7 @@ class StoreHandlerTest {
     @Test
     void withoutAHostFieldTheCodecGetsTheRequestsAuthorityAsHost() throws Exception {
         AtomicReference<CodecRequest> seen = new AtomicReference<>();
-        when(codec.handle(any())).thenAnswer(call -> {
+        answerWith(call -> {
             seen.set(call.getArgument(0));
             return CodecResponse.builder(200).build();
         });
@@ -138,7 +146,7 @@ class StoreHandlerTest {
     void writesStatusHeadersInOrderContentLengthAndBody() throws Exception {
         byte[] body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<Status xmlns=\"http://tempuri.org/\">Success</Status>"
                 .getBytes(UTF_8);
-        when(codec.handle(any())).thenReturn(CodecResponse.builder(500)
+        answerWith(call -> CodecResponse.builder(500)
                 .header("Cache-Control", "private")
                 .header("Content-Type", "text/xml; charset=utf-8")
                 .header("X-Order", "first")
@@ -164,7 +172,7 @@ class StoreHandlerTest {
 
     @Test
     void contentLengthIsTheBodysLengthWhateverTheCodecSays() throws Exception {
-        when(codec.handle(any())).thenReturn(CodecResponse.builder(200)
+        answerWith(call -> CodecResponse.builder(200)
                 .header("Content-Length", "999")
                 .body("abc".getBytes(UTF_8))
                 .build());
@@ -181,12 +189,12 @@ class StoreHandlerTest {
 
         assertEquals(200, response.getStatus());
         assertEquals("host", response.getContent());
-        verify(codec, never()).handle(any());
+        verify(codec, never()).handleAsync(any(), any());
     }
 
     @Test
     void anUnexpectedCodecFailureIsAPlain500WithoutInternals() throws Exception {
-        when(codec.handle(any())).thenThrow(new IllegalStateException("secret detail at com.example.Internal"));
+        when(codec.handleAsync(any(), any())).thenThrow(new IllegalStateException("secret detail at com.example.Internal"));
 
         HttpTester.Response response = send("GET /API/Store.asmx?WSDL HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
@@ -198,7 +206,7 @@ class StoreHandlerTest {
     @Test
     void aChunkedBodyIsCutOffOneBytePastTheCodecsLimit() throws Exception {
         AtomicReference<byte[]> body = new AtomicReference<>();
-        when(codec.handle(any())).thenAnswer(call -> {
+        answerWith(call -> {
             body.set(((CodecRequest) call.getArgument(0)).body().readAllBytes());
             return CodecResponse.builder(500).build();
         });
@@ -213,7 +221,7 @@ class StoreHandlerTest {
     @Test
     void aChunkedBodyExactlyAtTheLimitIsReadWhole() throws Exception {
         AtomicReference<byte[]> body = new AtomicReference<>();
-        when(codec.handle(any())).thenAnswer(call -> {
+        answerWith(call -> {
             body.set(((CodecRequest) call.getArgument(0)).body().readAllBytes());
             return CodecResponse.builder(200).build();
         });
@@ -240,7 +248,7 @@ class StoreHandlerTest {
 
         assertEquals(408, response.getStatus());
         assertEquals("close", response.get("Connection"));
-        verify(codec, never()).handle(any());
+        verify(codec, never()).handleAsync(any(), any());
     }
 
     @Test
@@ -250,12 +258,12 @@ class StoreHandlerTest {
                 + "d\r\nkey=k&value=v\r\n0\r\n\r\n");
 
         assertEquals(501, response.getStatus());
-        verify(codec, never()).handle(any());
+        verify(codec, never()).handleAsync(any(), any());
     }
 
     @Test
     void chunkedAloneIsNoUnknownCoding() throws Exception {
-        when(codec.handle(any())).thenReturn(CodecResponse.builder(200).build());
+        answerWith(call -> CodecResponse.builder(200).build());
 
         HttpTester.Response response = send("POST /API/Store.asmx/WriteString HTTP/1.1\r\nHost: localhost\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: Chunked\r\n\r\n"
@@ -265,8 +273,8 @@ class StoreHandlerTest {
     }
 
     @Test
-    void runsWhereBlockingIsAllowed() {
-        assertEquals(Invocable.InvocationType.BLOCKING, new StoreHandler(codec).getInvocationType());
+    void neverBlocksTheThreadJettyCallsItOn() {
+        assertEquals(Invocable.InvocationType.NON_BLOCKING, new StoreHandler(codec).getInvocationType());
     }
 
     @Test

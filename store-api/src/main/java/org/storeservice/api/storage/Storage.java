@@ -5,6 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.storeservice.api.OverwritePolicy;
 
 /**
@@ -31,6 +35,35 @@ public interface Storage extends AutoCloseable {
      *     part of it (see the class description)
      */
     boolean putText(String key, String value, OverwritePolicy policy) throws IOException;
+
+    /**
+     * {@link #putText}, without blocking the calling thread: the stage completes with what {@code putText} would
+     * return, or exceptionally with what it would throw, once the value is as durable as {@code putText}'s return
+     * promises. A backend that queues its writes (SQLite's group commit) completes it on the thread that
+     * committed them, so that no thread waits per write; the stage's dependents run there, and must not block.
+     *
+     * <p>The default calls {@code putText} right here if {@link #writesNeverBlock()}, else on
+     * {@code blockingWork}, which is correct for any backend.
+     *
+     * @param blockingWork runs work that may block; a caller on a thread that may block passes {@code Runnable::run}
+     */
+    default CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
+            Executor blockingWork) {
+        if (!writesNeverBlock()) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return putText(key, value, policy);
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            }, blockingWork);
+        }
+        try {
+            return CompletableFuture.completedFuture(putText(key, value, policy));
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * Stores the bytes of {@code content}, read to its end, under {@code key}. The backend should pass

@@ -1,6 +1,9 @@
 package org.storeservice.codec.http;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Status;
@@ -9,6 +12,7 @@ import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.wire.ErrorPages;
+import org.storeservice.codec.wire.Failures;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.RequestBody;
 import org.storeservice.codec.wire.RequestTooLargeException;
@@ -35,33 +39,44 @@ public final class HttpEndpoint {
         this.encoder = new HttpEncoder(namespace);
     }
 
-    /** Answers a GET ({@code post} false) or POST whose path info is {@code pathInfo} (at least 2 chars). */
-    public CodecResponse handle(CodecRequest request, String pathInfo, boolean post) {
+    /**
+     * Answers a GET ({@code post} false) or POST whose path info is {@code pathInfo} (at least 2 chars). Decodes
+     * on this thread; a WriteString goes to the store's {@link Store#writeStringAsync}, a WriteBytes runs here if
+     * the store never blocks, else on {@code blockingWork}.
+     */
+    public CompletionStage<CodecResponse> handle(CodecRequest request, String pathInfo, boolean post,
+            Executor blockingWork) {
+        HttpCall call;
         try {
             Operation operation = operation(pathInfo.substring(1));
-            HttpCall call = post
+            call = post
                     ? postDecoder.decode(operation, request.header("Content-Type"),
                             RequestBody.of(request, limits.maxRequestBytes()))
                     : getDecoder.decode(operation, request.rawQuery());
-            return encoder.success(invoke(call));
         } catch (HttpError e) {
-            return encoder.error(e);
+            return CompletableFuture.completedFuture(encoder.error(e));
         } catch (IOException e) {
             // RequestTooLargeException, or the connection failed while reading the form
-            return encoder.error(new HttpError(e instanceof RequestTooLargeException
-                    ? RequestTooLargeException.MESSAGE : "Server was unable to read request."));
+            return CompletableFuture.completedFuture(encoder.error(new HttpError(e instanceof RequestTooLargeException
+                    ? RequestTooLargeException.MESSAGE : "Server was unable to read request.")));
         }
+        CompletionStage<Status> status;
+        try {
+            status = call.operation() == Operation.WRITE_STRING
+                    ? store.writeStringAsync(call.key(), call.value(), blockingWork)
+                    : CompletableFuture.supplyAsync(() -> store.writeBytes(call.key(), call.content()),
+                            store.writesNeverBlock() ? Runnable::run : blockingWork);
+        } catch (RuntimeException e) {
+            status = CompletableFuture.failedFuture(e);
+        }
+        return status.handle((written, failure) -> failure == null ? encoder.success(written) : storeFailed(call, failure));
     }
 
-    private Status invoke(HttpCall call) throws HttpError {
-        try {
-            return call.operation() == Operation.WRITE_STRING
-                    ? store.writeString(call.key(), call.value())
-                    : store.writeBytes(call.key(), call.content());
-        } catch (RuntimeException e) {
-            log.warn("The store failed on {}", call.operation().wireName(), e);
-            throw new HttpError(ErrorPages.UNABLE_TO_PROCESS + e.getMessage());
-        }
+    /** The answer to a store that threw (or failed its stage) instead of answering a status. */
+    private CodecResponse storeFailed(HttpCall call, Throwable failure) {
+        Exception cause = Failures.cause(failure);
+        log.warn("The store failed on {}", call.operation().wireName(), cause);
+        return encoder.error(new HttpError(ErrorPages.UNABLE_TO_PROCESS + cause.getMessage()));
     }
 
     /** The operation named {@code name}, case-sensitively, or ASMX's error for a wrong name. */

@@ -6,6 +6,9 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.ContentStreamException;
@@ -17,6 +20,7 @@ import org.storeservice.codec.Protocols;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.content.fast.FastPathPolicy;
+import org.storeservice.codec.wire.Failures;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.RequestBody;
 import org.storeservice.codec.wire.RequestTooLargeException;
@@ -69,42 +73,83 @@ public final class SoapEndpoint {
         }
     }
 
-    public CodecResponse handle(CodecRequest request) {
+    /**
+     * Answers a SOAP request: decodes it on this thread; then a WriteString goes to the store's
+     * {@link Store#writeStringAsync}, and a WriteBytes, whose content the store reads from the document as it is
+     * decoded, runs here if the store never blocks, else on {@code blockingWork}. Never completes exceptionally
+     * for anything the client sent.
+     */
+    public CompletionStage<CodecResponse> handle(CodecRequest request, Executor blockingWork) {
         String contentType = request.header("Content-Type");
         String soapAction = request.header("SOAPAction");
+        SoapCall call;
         try {
             RequestBody body = RequestBody.of(request, limits.maxRequestBytes());
-            try (SoapCall call = decoder.decode(contentType, soapAction, body, body.declaredLength())) {
-                return invoke(call);
-            }
+            call = decoder.decode(contentType, soapAction, body, body.declaredLength());
         } catch (RequestTooLargeException e) {
-            return fault(SoapFault.tooLarge(SoapDecoder.guessVersion(contentType, soapAction)));
+            return CompletableFuture.completedFuture(
+                    fault(SoapFault.tooLarge(SoapDecoder.guessVersion(contentType, soapAction))));
+        } catch (SoapFault fault) {
+            return CompletableFuture.completedFuture(fault(fault));
+        }
+        CompletionStage<CodecResponse> answer;
+        try {
+            answer = call.operation() == Operation.WRITE_STRING
+                    ? writeString(call, blockingWork)
+                    : CompletableFuture.supplyAsync(() -> writeBytes(call),
+                            store.writesNeverBlock() ? Runnable::run : blockingWork);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        return answer.whenComplete((response, failure) -> call.close());
+    }
+
+    /** The document was read to its end when decoded: nothing of it is left for after the write. */
+    private CompletionStage<CodecResponse> writeString(SoapCall call, Executor blockingWork) {
+        try {
+            call.finish();
+        } catch (SoapFault fault) {
+            return CompletableFuture.completedFuture(fault(fault));
+        }
+        CompletionStage<Status> status;
+        try {
+            status = store.writeStringAsync(call.key(), call.value(), blockingWork);
+        } catch (RuntimeException e) {
+            status = CompletableFuture.failedFuture(e);
+        }
+        return status.handle((written, failure) -> failure == null
+                ? encoders.get(call.version()).success(call.operation(), written)
+                : storeFailed(call, Failures.cause(failure)));
+    }
+
+    /**
+     * Streams the content to the store, then reads the rest of the document. What the store throws is answered
+     * with a fault; an unchecked failure of the body itself (some servers' streams throw one) is let through.
+     */
+    private CodecResponse writeBytes(SoapCall call) {
+        Status status;
+        try (InputStream content = call.content()) {
+            status = store.writeBytes(call.key(), content);
+        } catch (ContentStreamException | IOException e) {
+            return fault(contentFault(call, e));
+        } catch (RuntimeException e) {
+            return storeFailed(call, e);
+        }
+        try {
+            call.finish();
         } catch (SoapFault fault) {
             return fault(fault);
         }
+        return encoders.get(call.version()).success(call.operation(), status);
     }
 
-    private CodecResponse invoke(SoapCall call) throws SoapFault {
-        Status status;
-        try {
-            if (call.operation() == Operation.WRITE_STRING) {
-                status = store.writeString(call.key(), call.value());
-            } else {
-                try (InputStream content = call.content()) {
-                    status = store.writeBytes(call.key(), content);
-                }
-            }
-        } catch (ContentStreamException | IOException e) {
-            throw contentFault(call, e);
-        } catch (RuntimeException e) {
-            if (call.contentFailure() != null) {
-                throw call.contentFailure(); // the store wrapped our stream's failure in its own exception
-            }
-            log.warn("The store failed on {}", call.operation().wireName(), e);
-            throw SoapFault.storeFailed(call.version(), String.valueOf(e.getMessage()));
+    /** The answer to a store that threw (or failed its stage) instead of answering a status. */
+    private CodecResponse storeFailed(SoapCall call, Exception cause) {
+        if (call.contentFailure() != null) {
+            return fault(call.contentFailure()); // the store wrapped our stream's failure in its own exception
         }
-        call.finish();
-        return encoders.get(call.version()).success(call.operation(), status);
+        log.warn("The store failed on {}", call.operation().wireName(), cause);
+        return fault(SoapFault.storeFailed(call.version(), String.valueOf(cause.getMessage())));
     }
 
     private static SoapFault contentFault(SoapCall call, Exception e) {

@@ -1,0 +1,141 @@
+package org.storeservice.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+import org.storeservice.api.DefaultStore;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryVisitor;
+import org.storeservice.api.storage.MemoryStorage;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageException;
+import org.storeservice.api.storage.StoredEntry;
+
+/**
+ * {@link StoreCodec#handleAsync}: the request is decoded on the caller's thread, a WriteString is handed to the store
+ * without waiting, the answer comes when the store's write completes and is the one {@link StoreCodec#handle} gives,
+ * and a store call that may block goes to the blocking executor, never the caller's thread.
+ */
+class AsyncAnswerTest {
+    private final QueuingStorage storage = new QueuingStorage();
+    private final List<CompletedRequest> observed = new ArrayList<>();
+    private final StoreCodec codec = StoreCodec.builder(DefaultStore.of(storage)).observer(observed::add).build();
+    private final StoreCodec reference = StoreCodec.builder(DefaultStore.of(new MemoryStorage())).build();
+    private final List<Runnable> blockingTasks = new ArrayList<>();
+    private final Executor blockingWork = blockingTasks::add;
+
+    @Test
+    void soapWriteStringIsAnsweredWhenTheQueuedWriteCompletesExactlyAsHandleAnswers() {
+        String envelope = Fixture.soap11(Fixture.writeString("k", "v"));
+
+        CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
+                blockingWork).toCompletableFuture();
+
+        assertEquals(1, storage.queued.size(), "decoded and handed to the storage before handleAsync returned");
+        assertFalse(answer.isDone());
+        assertTrue(observed.isEmpty(), "observed once answered, not before");
+        storage.queued.get(0).complete(true);
+        assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", envelope).build()), answer.join());
+        assertEquals(Outcome.SUCCESS, observed.get(0).kind().outcome());
+        assertTrue(blockingTasks.isEmpty(), "nothing needed a thread that may block");
+    }
+
+    @Test
+    void httpGetAndPostWriteStringAreAnsweredWhenTheQueuedWriteCompletes() {
+        CompletableFuture<CodecResponse> get = codec.handleAsync(
+                Fixture.get(Fixture.PATH + "/WriteString", "key=g&value=v").build(), blockingWork).toCompletableFuture();
+        CompletableFuture<CodecResponse> post = codec.handleAsync(Fixture.post(Fixture.PATH + "/WriteString", "key=p&value=v")
+                .header("Content-Type", "application/x-www-form-urlencoded").build(), blockingWork).toCompletableFuture();
+
+        assertEquals(2, storage.queued.size());
+        assertFalse(get.isDone() || post.isDone());
+        storage.queued.get(0).complete(true);
+        storage.queued.get(1).completeExceptionally(new StorageException("disk full"));
+        assertTrue(Fixture.body(get.join()).contains(">Success</Status>"), Fixture.body(get.join()));
+        assertTrue(Fixture.body(post.join()).contains(">Error</Status>"), Fixture.body(post.join()));
+        assertTrue(blockingTasks.isEmpty());
+    }
+
+    @Test
+    void writeBytesToAStoreThatMayBlockRunsOnTheBlockingExecutor() throws IOException {
+        String envelope = Fixture.soap12(Fixture.writeBytes("b", "aGk="));
+
+        CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap12Post(envelope).build(), blockingWork)
+                .toCompletableFuture();
+
+        assertEquals(1, blockingTasks.size(), "handed to the blocking executor");
+        assertFalse(answer.isDone());
+        assertTrue(storage.memory.get("b").isEmpty(), "not written on the caller's thread");
+        blockingTasks.get(0).run();
+        assertSameAnswer(reference.handle(Fixture.soap12Post(envelope).build()), answer.join());
+        assertArrayEquals("hi".getBytes(), storage.memory.get("b").orElseThrow().bytes());
+    }
+
+    @Test
+    void aFaultNeedsNoStoreAndIsAnsweredAtOnce() {
+        String broken = "<soap:Envelope xmlns:soap=\"" + Fixture.SOAP11 + "\"><soap:Body><WriteString";
+
+        CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap11Post("WriteString", broken).build(),
+                blockingWork).toCompletableFuture();
+
+        assertTrue(answer.isDone());
+        assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", broken).build()), answer.join());
+        assertTrue(storage.queued.isEmpty() && blockingTasks.isEmpty());
+    }
+
+    private static void assertSameAnswer(CodecResponse expected, CodecResponse actual) {
+        assertEquals(expected.status(), actual.status());
+        assertEquals(expected.headers(), actual.headers());
+        assertArrayEquals(expected.bodyBytes(), actual.bodyBytes());
+    }
+
+    /** Says its writes may block; queues its text writes, each answering a future the test completes. */
+    private static final class QueuingStorage implements Storage {
+        final MemoryStorage memory = new MemoryStorage();
+        final List<CompletableFuture<Boolean>> queued = new ArrayList<>();
+
+        @Override
+        public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
+                Executor blockingWork) {
+            CompletableFuture<Boolean> write = new CompletableFuture<>();
+            queued.add(write);
+            return write;
+        }
+
+        @Override
+        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
+            throw new AssertionError("text goes through putTextAsync");
+        }
+
+        @Override
+        public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
+            return memory.putBytes(key, content, policy);
+        }
+
+        @Override
+        public Optional<StoredEntry> get(String key) throws IOException {
+            return memory.get(key);
+        }
+
+        @Override
+        public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
+            memory.scan(keyPrefix, visitor);
+        }
+
+        @Override
+        public void close() {
+            memory.close();
+        }
+    }
+}
