@@ -26,6 +26,8 @@ final class SpooledContent implements Closeable {
     /** Kept in memory up to this size; small, because slow clients and queued writes can hold many spools at once. */
     static final int MEMORY_BYTES = 64 * 1024;
     static final String FILE_PREFIX = "store-jdbc-spool-";
+    /** The largest single write to a spool file: bounds the temporary direct buffer each writing thread keeps. */
+    static final int FILE_WRITE_BYTES = 64 * 1024;
 
     private static final Logger log = LoggerFactory.getLogger(SpooledContent.class);
 
@@ -112,7 +114,12 @@ final class SpooledContent implements Closeable {
         Path file = directory == null ? Files.createTempFile(FILE_PREFIX, ".tmp")
                 : Files.createTempFile(directory, FILE_PREFIX, ".tmp");
         try (OutputStream out = Files.newOutputStream(file)) {
-            out.write(held, 0, filled);
+            // In slices: the JDK writes a heap array to a file through a temporary direct buffer of the write's
+            // size, and keeps that buffer for the thread. Whole megabytes written from many pool threads took
+            // -Xmx96m's direct memory (as large as the heap by default) and failed uploads with OutOfMemoryError.
+            for (int offset = 0; offset < filled; offset += FILE_WRITE_BYTES) {
+                out.write(held, offset, Math.min(FILE_WRITE_BYTES, filled - offset));
+            }
             long length = filled;
             byte[] buffer = new byte[8192];
             for (int n; (n = content.read(buffer)) >= 0; ) {

@@ -23,7 +23,9 @@ class SqliteBoundedMemoryTest {
     @Test
     void manyConcurrentLargeWritesFitASmallHeap(@TempDir Path directory) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:+UseSerialGC",
+        // Direct memory bounded too: the JDK copies a heap array written to a file through a direct buffer of the
+        // write's size and keeps it per thread, so whole spooled values written at once exhausted it.
+        Process process = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:MaxDirectMemorySize=16m", "-XX:+UseSerialGC",
                 "-XX:+ExitOnOutOfMemoryError", "-cp", classPath(), SqliteBoundedMemoryMain.class.getName(),
                 directory.toString(), "64", Integer.toString(4 << 20))
                 .redirectErrorStream(true).start();
