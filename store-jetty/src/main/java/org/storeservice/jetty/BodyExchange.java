@@ -182,7 +182,13 @@ final class BodyExchange implements Runnable, Invocable {
         }
         answer.whenComplete((response, failure) -> {
             body.close();
-            StoreHandler.write(response, this.response, callback);
+            try {
+                StoreHandler.write(response, this.response, callback);
+            } catch (RuntimeException e) {
+                // The stage would swallow it, and the request would hang until the idle timeout: fail it instead.
+                log.error("Could not write the answer to {} {}", request.getMethod(), path, e);
+                callback.failed(e);
+            }
         });
     }
 
