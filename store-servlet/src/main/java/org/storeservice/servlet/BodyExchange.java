@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +23,8 @@ import org.storeservice.codec.StoreCodec;
  * One request at the endpoint, from its body's first byte to its answer, as the Jetty adapter does it: the
  * body is read with Servlet async I/O as it arrives, no thread waiting for it, into the codec's
  * {@link RequestBodyBuffer}; once it has ended the codec answers on the container thread that reported the
- * end (it may block for the store: that is the container's pool). The buffer is closed as soon as the codec is
+ * end (it may block for the store: that is the container's pool); a write the store queues (SQLite) is answered
+ * on a container thread once committed, with no thread waiting meanwhile. The buffer is closed as soon as the codec is
  * done with it, and on every way out before that (read failure, async timeout, completion).
  *
  * <p>The buffer keeps at most {@code maxRequestBytes + 1} bytes, enough for the codec's too-large fault; the
@@ -138,21 +140,45 @@ final class BodyExchange implements ReadListener, AsyncListener {
         }
     }
 
-    /** The body has ended, or was cut off ({@code cutOff}: the connection cannot carry another request). */
+    /**
+     * The body has ended, or was cut off ({@code cutOff}: the connection cannot carry another request). The codec
+     * answers on this container thread, which may block for the store; a write the store queues instead (SQLite's
+     * group commit) leaves no thread waiting in async mode: its answer is written on a container thread
+     * ({@link AsyncContext#start}) once the write is committed.
+     */
     private void answer(boolean cutOff) {
         if (done) {
             return;
         }
         done = true;
-        CodecResponse answer;
-        try {
-            answer = StoreServlet.answer(codec, request, body.open());
-        } finally {
-            body.close();
-        }
         if (cutOff) {
             response.setHeader("Connection", "close");
         }
+        CompletableFuture<CodecResponse> answer;
+        try {
+            answer = StoreServlet.answer(codec, request, body.open()).toCompletableFuture();
+        } catch (RuntimeException | Error e) {
+            body.close();
+            throw e;
+        }
+        if (answer.isDone() || async == null) {
+            answered(answer.join()); // without async support this thread must answer before it returns
+            return;
+        }
+        answer.thenAccept(queued -> {
+            try {
+                async.start(() -> answered(queued)); // not on the store's thread: the write may block
+            } catch (IllegalStateException e) {
+                log.debug("Async cycle of {} {} already over: {}", request.getMethod(), request.getRequestURI(), e.toString());
+                synchronized (this) {
+                    body.close();
+                }
+            }
+        });
+    }
+
+    private synchronized void answered(CodecResponse answer) {
+        body.close();
         respond(() -> StoreServlet.write(answer, response));
     }
 

@@ -14,6 +14,8 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -174,17 +176,28 @@ public final class StoreServlet extends HttpServlet {
         new BodyExchange(codec, request, response).start(ASYNC_TIMEOUT_MILLIS);
     }
 
-    /** The codec's answer to a request whose whole body is {@code body}; {@code null} after an unexpected failure (logged). */
-    static CodecResponse answer(StoreCodec served, HttpServletRequest request, InputStream body) {
+    /**
+     * The codec's answer to a request whose whole body is {@code body}, with every store call that may block on
+     * this (container) thread; it completes with {@code null} after an unexpected failure (logged), never
+     * exceptionally.
+     */
+    static CompletionStage<CodecResponse> answer(StoreCodec served, HttpServletRequest request, InputStream body) {
+        CompletionStage<CodecResponse> answer;
         try {
-            return served.handle(toCodecRequest(served, request, body));
+            answer = served.handleAsync(toCodecRequest(served, request, body), Runnable::run);
         } catch (RuntimeException | StackOverflowError e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        return answer.handle((response, failure) -> {
+            if (failure == null) {
+                return response;
+            }
             // The codec promises never to throw for anything a client sent, so this is our bug or the
             // platform's: log it whole, tell the client nothing about it. StackOverflowError is the one
             // Error a hostile document could provoke in a parser; other Errors are left to the container.
-            log.error("Unexpected failure answering {} {}", request.getMethod(), request.getRequestURI(), e);
+            log.error("Unexpected failure answering {} {}", request.getMethod(), request.getRequestURI(), failure);
             return null;
-        }
+        });
     }
 
     private static CodecRequest toCodecRequest(StoreCodec codec, HttpServletRequest request, InputStream body) {

@@ -20,6 +20,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
@@ -34,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.storeservice.api.DefaultStore;
+import org.storeservice.api.Status;
+import org.storeservice.api.Store;
 import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.StoreCodec;
@@ -146,6 +152,72 @@ class BodyReadingTest {
                 assertEquals(0, codec.bodyMemoryBudget().reserved());
                 assertTrue(storage.get("stalled").isEmpty());
             }
+        }
+    }
+
+    /**
+     * Writes the store queues (as SQLite's group commit does) hold no container thread either: more of them are in
+     * flight than the container has threads, and it still serves another request; each is answered once its write
+     * completes, from a thread that is not the container's.
+     */
+    @ParameterizedTest
+    @EnumSource(Container.class)
+    void queuedWritesHoldNoContainerThreadAndAreAnsweredOnceCompleted(Container container) throws Exception {
+        QueuingStore store = new QueuingStore();
+        StoreCodec codec = StoreCodec.builder(store).build();
+        try (Running server = start(container, codec, PATIENT_IDLE_MILLIS)) {
+            List<Socket> waiting = new ArrayList<>();
+            try {
+                for (int i = 0; i < SLOW_CLIENTS; i++) {
+                    byte[] envelope = envelope("queued-" + i, "v" + i);
+                    waiting.add(sendHeadAndPart(server.port(), envelope, envelope.length));
+                }
+                while (store.queued.size() < SLOW_CLIENTS) {
+                    Thread.sleep(10);
+                }
+
+                HttpResponse<String> wsdl = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + PATH + "?wsdl")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, wsdl.statusCode(), "a container thread was free while every write waited");
+
+                Thread committer = new Thread(() -> store.queued.forEach(write -> write.complete(Status.SUCCESS)),
+                        "test-committer");
+                committer.start();
+                committer.join();
+                for (Socket socket : waiting) {
+                    String answer = readAll(socket);
+                    assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
+                    assertTrue(answer.contains("<WriteStringResult>Success</WriteStringResult>"), answer);
+                }
+            } finally {
+                for (Socket socket : waiting) {
+                    socket.close();
+                }
+            }
+            assertEquals(0, codec.bodyMemoryBudget().reserved());
+        }
+    }
+
+    /** Queues every text write: each answers a future the test completes. */
+    private static final class QueuingStore implements Store {
+        final List<CompletableFuture<Status>> queued = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
+            CompletableFuture<Status> write = new CompletableFuture<>();
+            queued.add(write);
+            return write;
+        }
+
+        @Override
+        public Status writeString(String key, String value) {
+            throw new AssertionError("text goes through writeStringAsync");
+        }
+
+        @Override
+        public Status writeBytes(String key, InputStream content) {
+            throw new AssertionError("no bytes here");
         }
     }
 
