@@ -5,22 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.DefaultStore;
-import org.storeservice.api.OverwritePolicy;
-import org.storeservice.api.storage.EntryVisitor;
+import org.storeservice.api.Status;
+import org.storeservice.api.Store;
 import org.storeservice.api.storage.MemoryStorage;
-import org.storeservice.api.storage.Storage;
-import org.storeservice.api.storage.StorageException;
-import org.storeservice.api.storage.StoredEntry;
 
 /**
  * {@link StoreCodec#handleAsync}: the request is decoded on the caller's thread, a WriteString is handed to the store
@@ -28,9 +23,9 @@ import org.storeservice.api.storage.StoredEntry;
  * and a store call that may block goes to the blocking executor, never the caller's thread.
  */
 class AsyncAnswerTest {
-    private final QueuingStorage storage = new QueuingStorage();
+    private final QueuingStore store = new QueuingStore();
     private final List<CompletedRequest> observed = new ArrayList<>();
-    private final StoreCodec codec = StoreCodec.builder(DefaultStore.of(storage)).observer(observed::add).build();
+    private final StoreCodec codec = StoreCodec.builder(store).observer(observed::add).build();
     private final StoreCodec reference = StoreCodec.builder(DefaultStore.of(new MemoryStorage())).build();
     private final List<Runnable> blockingTasks = new ArrayList<>();
     private final Executor blockingWork = blockingTasks::add;
@@ -42,10 +37,10 @@ class AsyncAnswerTest {
         CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
                 blockingWork).toCompletableFuture();
 
-        assertEquals(1, storage.queued.size(), "decoded and handed to the storage before handleAsync returned");
+        assertEquals(1, store.queued.size(), "decoded and handed to the store before handleAsync returned");
         assertFalse(answer.isDone());
         assertTrue(observed.isEmpty(), "observed once answered, not before");
-        storage.queued.get(0).complete(true);
+        store.queued.get(0).complete(Status.SUCCESS);
         assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", envelope).build()), answer.join());
         assertEquals(Outcome.SUCCESS, observed.get(0).kind().outcome());
         assertTrue(blockingTasks.isEmpty(), "nothing needed a thread that may block");
@@ -58,17 +53,17 @@ class AsyncAnswerTest {
         CompletableFuture<CodecResponse> post = codec.handleAsync(Fixture.post(Fixture.PATH + "/WriteString", "key=p&value=v")
                 .header("Content-Type", "application/x-www-form-urlencoded").build(), blockingWork).toCompletableFuture();
 
-        assertEquals(2, storage.queued.size());
+        assertEquals(2, store.queued.size());
         assertFalse(get.isDone() || post.isDone());
-        storage.queued.get(0).complete(true);
-        storage.queued.get(1).completeExceptionally(new StorageException("disk full"));
+        store.queued.get(0).complete(Status.SUCCESS);
+        store.queued.get(1).complete(Status.ERROR);
         assertTrue(Fixture.body(get.join()).contains(">Success</Status>"), Fixture.body(get.join()));
         assertTrue(Fixture.body(post.join()).contains(">Error</Status>"), Fixture.body(post.join()));
         assertTrue(blockingTasks.isEmpty());
     }
 
     @Test
-    void writeBytesToAStoreThatMayBlockRunsOnTheBlockingExecutor() throws IOException {
+    void writeBytesToAStoreThatMayBlockRunsOnTheBlockingExecutor() throws Exception {
         String envelope = Fixture.soap12(Fixture.writeBytes("b", "aGk="));
 
         CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap12Post(envelope).build(), blockingWork)
@@ -76,10 +71,10 @@ class AsyncAnswerTest {
 
         assertEquals(1, blockingTasks.size(), "handed to the blocking executor");
         assertFalse(answer.isDone());
-        assertTrue(storage.memory.get("b").isEmpty(), "not written on the caller's thread");
+        assertTrue(store.memory.get("b").isEmpty(), "not written on the caller's thread");
         blockingTasks.get(0).run();
         assertSameAnswer(reference.handle(Fixture.soap12Post(envelope).build()), answer.join());
-        assertArrayEquals("hi".getBytes(), storage.memory.get("b").orElseThrow().bytes());
+        assertArrayEquals("hi".getBytes(), store.memory.get("b").orElseThrow().bytes());
     }
 
     @Test
@@ -91,7 +86,7 @@ class AsyncAnswerTest {
 
         assertTrue(answer.isDone());
         assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", broken).build()), answer.join());
-        assertTrue(storage.queued.isEmpty() && blockingTasks.isEmpty());
+        assertTrue(store.queued.isEmpty() && blockingTasks.isEmpty());
     }
 
     private static void assertSameAnswer(CodecResponse expected, CodecResponse actual) {
@@ -101,41 +96,26 @@ class AsyncAnswerTest {
     }
 
     /** Says its writes may block; queues its text writes, each answering a future the test completes. */
-    private static final class QueuingStorage implements Storage {
+    private static final class QueuingStore implements Store {
         final MemoryStorage memory = new MemoryStorage();
-        final List<CompletableFuture<Boolean>> queued = new ArrayList<>();
+        final List<CompletableFuture<Status>> queued = new ArrayList<>();
+        private final Store bytes = DefaultStore.of(memory);
 
         @Override
-        public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
-                Executor blockingWork) {
-            CompletableFuture<Boolean> write = new CompletableFuture<>();
+        public CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
+            CompletableFuture<Status> write = new CompletableFuture<>();
             queued.add(write);
             return write;
         }
 
         @Override
-        public boolean putText(String key, String value, OverwritePolicy policy) throws IOException {
-            throw new AssertionError("text goes through putTextAsync");
+        public Status writeString(String key, String value) {
+            throw new AssertionError("text goes through writeStringAsync");
         }
 
         @Override
-        public boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException {
-            return memory.putBytes(key, content, policy);
-        }
-
-        @Override
-        public Optional<StoredEntry> get(String key) throws IOException {
-            return memory.get(key);
-        }
-
-        @Override
-        public void scan(String keyPrefix, EntryVisitor visitor) throws IOException {
-            memory.scan(keyPrefix, visitor);
-        }
-
-        @Override
-        public void close() {
-            memory.close();
+        public Status writeBytes(String key, InputStream content) {
+            return bytes.writeBytes(key, content);
         }
     }
 }
