@@ -89,6 +89,26 @@ class AsyncAnswerTest {
         assertTrue(store.queued.isEmpty() && blockingTasks.isEmpty());
     }
 
+    @Test
+    void aQueuedWriteThatFailsIsTheFaultAStoreThatThrowsGetsAndAnErrorIsAPlain500() {
+        String envelope = Fixture.soap11(Fixture.writeString("k", "v"));
+        CompletableFuture<CodecResponse> failed = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
+                blockingWork).toCompletableFuture();
+        CompletableFuture<CodecResponse> broken = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
+                blockingWork).toCompletableFuture();
+
+        store.queued.get(0).completeExceptionally(new IllegalStateException("boom <1>"));
+        store.queued.get(1).completeExceptionally(new OutOfMemoryError("thrown by the test"));
+
+        assertEquals(500, failed.join().status());
+        assertTrue(Fixture.body(failed.join()).contains(
+                "<faultstring>Server was unable to process request. ---&gt; boom &lt;1&gt;</faultstring>"),
+                Fixture.body(failed.join()));
+        CodecResponse internal = broken.join(); // never a failed stage, whatever the store's failure
+        assertEquals(500, internal.status());
+        assertFalse(Fixture.body(internal).contains("thrown by the test"), "no internals to the client");
+    }
+
     private static void assertSameAnswer(CodecResponse expected, CodecResponse actual) {
         assertEquals(expected.status(), actual.status());
         assertEquals(expected.headers(), actual.headers());
