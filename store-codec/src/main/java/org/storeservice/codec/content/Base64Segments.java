@@ -52,7 +52,7 @@ public final class Base64Segments {
         final int outEnd = offset + length;
         while (pending > 0) {
             if (o == outEnd) {
-                return 0;
+                return length; // a part shorter than the unit's bytes: the rest at the next call
             }
             out[o++] = (byte) (bits >> (8 * --pending));
         }
