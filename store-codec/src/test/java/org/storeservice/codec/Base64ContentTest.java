@@ -9,9 +9,6 @@ import static org.storeservice.codec.Fixture.soap11Post;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -25,8 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.storeservice.api.Status;
-import org.storeservice.api.Store;
 import org.storeservice.codec.wire.XmlReaders;
 
 /**
@@ -214,33 +209,21 @@ class Base64ContentTest {
                 continue;
             }
             ByteArrayOutputStream read = new ByteArrayOutputStream();
-            Store store = new Store() {
-                @Override
-                public Status writeString(String key, String value) {
-                    throw new AssertionError("not a WriteString");
-                }
-
-                @Override
-                public Status writeBytes(String key, InputStream in) {
-                    try {
-                        byte[] part = new byte[4];
-                        while (true) {
-                            int size = random.nextInt(5);
-                            int n = size == 0 ? in.read() : in.read(part, 0, size);
-                            if (n < 0) {
-                                return Status.SUCCESS;
-                            }
-                            if (size == 0) {
-                                read.write(n);
-                            } else {
-                                read.write(part, 0, n);
-                            }
-                        }
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+            ContentReadingStore store = new ContentReadingStore(in -> {
+                byte[] part = new byte[4];
+                while (true) {
+                    int size = random.nextInt(5);
+                    int n = size == 0 ? in.read() : in.read(part, 0, size);
+                    if (n < 0) {
+                        return;
+                    }
+                    if (size == 0) {
+                        read.write(n);
+                    } else {
+                        read.write(part, 0, n);
                     }
                 }
-            };
+            });
             byte[] body = soap11("<WriteBytes xmlns=\"" + NS + "\"><key>k</key><content>" + content
                     + "</content></WriteBytes>").getBytes(StandardCharsets.UTF_8);
             CodecResponse response = StoreCodec.builder(store).build()

@@ -14,34 +14,39 @@ public final class StoredEntry {
     private final String key;
     private final EntryKind kind;
     private final String text;
+    /** A byte value is {@code bytes[0, length)}; the array may be longer (see {@link #ownedBytes}). */
     private final byte[] bytes;
+    private final int length;
     private final Instant writtenAt;
 
-    private StoredEntry(String key, EntryKind kind, String text, byte[] bytes, Instant writtenAt) {
+    private StoredEntry(String key, EntryKind kind, String text, byte[] bytes, int length, Instant writtenAt) {
         this.key = Objects.requireNonNull(key, "key");
         this.kind = kind;
         this.text = text;
         this.bytes = bytes;
+        this.length = length;
         this.writtenAt = Objects.requireNonNull(writtenAt, "writtenAt");
     }
 
     /** An entry written as text. */
     public static StoredEntry text(String key, String value, Instant writtenAt) {
-        return new StoredEntry(key, EntryKind.TEXT, Objects.requireNonNull(value, "value"), null, writtenAt);
+        return new StoredEntry(key, EntryKind.TEXT, Objects.requireNonNull(value, "value"), null, 0, writtenAt);
     }
 
     /** An entry written as bytes; {@code value} is copied. */
     public static StoredEntry bytes(String key, byte[] value, Instant writtenAt) {
-        return new StoredEntry(key, EntryKind.BYTES, null, Objects.requireNonNull(value, "value").clone(), writtenAt);
+        byte[] copy = Objects.requireNonNull(value, "value").clone();
+        return new StoredEntry(key, EntryKind.BYTES, null, copy, copy.length, writtenAt);
     }
 
     /**
-     * An entry written as bytes that takes {@code value} over without copying it: for a storage in this
-     * package that has just read the value into an array of its own and never touches it again (so the
-     * entry stays immutable to everyone else).
+     * An entry written as bytes, {@code value[0, length)}, that takes the array over without copying it: for a
+     * storage in this package that has just read the value into an array of its own and never touches it
+     * again (so the entry stays immutable to everyone else). The array may be a little longer than the value.
      */
-    static StoredEntry ownedBytes(String key, byte[] value, Instant writtenAt) {
-        return new StoredEntry(key, EntryKind.BYTES, null, Objects.requireNonNull(value, "value"), writtenAt);
+    static StoredEntry ownedBytes(String key, byte[] value, int length, Instant writtenAt) {
+        Objects.checkFromIndexSize(0, length, Objects.requireNonNull(value, "value").length);
+        return new StoredEntry(key, EntryKind.BYTES, null, value, length, writtenAt);
     }
 
     public String key() {
@@ -66,12 +71,12 @@ public final class StoredEntry {
 
     /** The value as bytes: the bytes written, or the UTF-8 encoding of the text. A fresh copy. */
     public byte[] bytes() {
-        return kind == EntryKind.BYTES ? bytes.clone() : text.getBytes(StandardCharsets.UTF_8);
+        return kind == EntryKind.BYTES ? Arrays.copyOf(bytes, length) : text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The value's size in bytes: raw bytes, or UTF-8 bytes of the text. */
     public long size() {
-        return kind == EntryKind.BYTES ? bytes.length : text.getBytes(StandardCharsets.UTF_8).length;
+        return kind == EntryKind.BYTES ? length : text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** When the backend recorded the write. */
@@ -86,17 +91,22 @@ public final class StoredEntry {
             return true;
         }
         return o instanceof StoredEntry other && key.equals(other.key) && kind == other.kind
-                && Objects.equals(text, other.text) && Arrays.equals(bytes, other.bytes);
+                && Objects.equals(text, other.text) && (kind == EntryKind.TEXT
+                        || Arrays.equals(bytes, 0, length, other.bytes, 0, other.length));
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(key, kind, text, Arrays.hashCode(bytes));
+        int bytesHash = 1; // as Arrays.hashCode of the value
+        for (int i = 0; i < length; i++) {
+            bytesHash = 31 * bytesHash + bytes[i];
+        }
+        return Objects.hash(key, kind, text, bytesHash);
     }
 
     @Override
     public String toString() {
-        String value = kind == EntryKind.TEXT ? text.length() + " chars" : bytes.length + " bytes";
+        String value = kind == EntryKind.TEXT ? text.length() + " chars" : length + " bytes";
         return "StoredEntry{key='" + key + "', kind=" + kind + ", " + value + ", writtenAt=" + writtenAt + '}';
     }
 }

@@ -65,6 +65,33 @@ class MemoryStorageTest {
         }
     }
 
+    /**
+     * The array is sized from the content's {@code available()}: whether that is exact, short, far too large or
+     * zero, the stored value is exactly what was read, and a far-off guess leaves no large slack behind.
+     */
+    @Test
+    void storesExactlyWhateverTheContentEstimatesItsSizeAs() throws IOException {
+        Random random = new Random(5);
+        for (int size : new int[] {0, 1, 8191, 8192, 8193, 100_000, 1 << 20}) {
+            byte[] value = new byte[size];
+            random.nextBytes(value);
+            for (int estimate : new int[] {size, size / 2, size + 3, 10 * size + 100, 0}) {
+                InputStream content = new ByteArrayInputStream(value) {
+                    @Override
+                    public synchronized int available() {
+                        return estimate;
+                    }
+                };
+                storage.putBytes("k", content, OverwritePolicy.REPLACE);
+                StoredEntry entry = storage.get("k").orElseThrow();
+                String what = "size " + size + ", estimate " + estimate;
+                assertEquals(size, entry.size(), what);
+                assertArrayEquals(value, entry.bytes(), what);
+                assertEquals(StoredEntry.bytes("k", value, T), entry, what);
+            }
+        }
+    }
+
     /** Writers in parallel each get back exactly their own value. */
     @Test
     void concurrentLargeWritesKeepTheirOwnBytes() throws Exception {

@@ -42,4 +42,19 @@ class StoredEntryTest {
         assertEquals(StoredEntry.bytes("k", new byte[] {1}, T).hashCode(),
                 StoredEntry.bytes("k", new byte[] {1}, T).hashCode());
     }
+
+    /** An owned array longer than its value: only the value is seen, compared and hashed. */
+    @Test
+    void anOwnedArrayWithSlackIsOnlyItsValue() {
+        StoredEntry withSlack = StoredEntry.ownedBytes("k", new byte[] {1, 2, 3, 0, 0}, 3, T);
+        StoredEntry exact = StoredEntry.bytes("k", new byte[] {1, 2, 3}, T);
+        assertArrayEquals(new byte[] {1, 2, 3}, withSlack.bytes());
+        assertEquals(3, withSlack.size());
+        assertEquals(exact, withSlack);
+        assertEquals(withSlack, exact);
+        assertEquals(exact.hashCode(), withSlack.hashCode());
+        assertNotEquals(StoredEntry.bytes("k", new byte[] {1, 2}, T), withSlack);
+        assertEquals("StoredEntry{key='k', kind=BYTES, 3 bytes, writtenAt=1970-01-01T00:00:00Z}", withSlack.toString());
+        assertThrows(IndexOutOfBoundsException.class, () -> StoredEntry.ownedBytes("k", new byte[2], 3, T));
+    }
 }

@@ -78,6 +78,15 @@ final class ContentElementReader {
     }
 
     /**
+     * An estimate of the content's bytes still to come: from the fast path while it decodes (the body is all
+     * there, so it is close), else 0 (unknown).
+     */
+    int available() {
+        ContentFastPath fastPath = events.fastPath();
+        return !ended && fastPath != null && fastPath.decoding() ? fastPath.remainingEstimate() : 0;
+    }
+
+    /**
      * Reads the whole content into a spool (memory, then a temporary file): when {@code <content>} comes before
      * {@code <key>} the store cannot be called yet. The caller closes the spool.
      */

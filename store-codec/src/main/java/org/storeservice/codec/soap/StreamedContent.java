@@ -62,6 +62,15 @@ final class StreamedContent extends InputStream {
         throw new FaultException(failure);
     }
 
+    /**
+     * An estimate of the bytes still to come, close for a large content decoded from a buffered body: a store
+     * may size one array for the value from it (as {@code MemoryStorage} does) instead of growing one.
+     */
+    @Override
+    public int available() {
+        return failure != null || ended ? 0 : content.available();
+    }
+
     /** Carries a {@link SoapFault} through {@link InputStream#read}, and so through the store. */
     static final class FaultException extends IOException {
         private static final long serialVersionUID = 1L;

@@ -136,6 +136,25 @@ final class Base64ByteRun {
         }
     }
 
+    /**
+     * An estimate of the bytes still to be decoded, at most a few past the truth: three for every four bytes
+     * of the body not yet decoded (the run may end before them). 0 once the run has ended and is handed out.
+     */
+    int remainingEstimate() {
+        if (ended) {
+            return pending;
+        }
+        long undecoded = limit - position;
+        if (!sourceEnded && readFailure == null) {
+            try {
+                undecoded += source.available();
+            } catch (IOException e) {
+                // no estimate of the rest; the read that fails will report it
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE - 8, pending + undecoded / 4 * 3);
+    }
+
     /** Skips white space, then reads one whole unit into {@link #pendingBits}, or ends the run before it. */
     private void nextUnit() {
         while (true) {

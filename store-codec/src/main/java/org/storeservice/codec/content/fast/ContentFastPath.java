@@ -120,6 +120,14 @@ public final class ContentFastPath {
     }
 
     /**
+     * While {@linkplain #decoding() decoding}: an estimate of the content's bytes still to come, for a reader
+     * that sizes one array for them (see {@link Base64ByteRun#remainingEstimate()}).
+     */
+    public int remainingEstimate() {
+        return run.remainingEstimate();
+    }
+
+    /**
      * After the run: closes the first parser and returns the second, over the document without the run,
      * positioned at the same start tag of the content (its text goes on where the run ended).
      */

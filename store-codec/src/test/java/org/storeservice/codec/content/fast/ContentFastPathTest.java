@@ -25,6 +25,7 @@ import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
+import org.storeservice.codec.ContentReadingStore;
 import org.storeservice.codec.Fixture;
 import org.storeservice.codec.soap.SoapEndpoint;
 import org.storeservice.codec.wire.RequestTooLargeException;
@@ -473,5 +474,48 @@ class ContentFastPathTest {
         out.writeBytes(a);
         out.writeBytes(b);
         return out.toByteArray();
+    }
+
+    /**
+     * While the run decodes a body that is all there, the content's {@code available()} is a close upper bound
+     * of what is left to read (a store sizes one array from it); without the fast path it says 0 (unknown).
+     */
+    @Test
+    void theContentEstimatesWhatIsLeftFromTheBufferedBody() {
+        byte[] value = new byte[200_000];
+        new Random(11).nextBytes(value);
+        byte[] body = keyFirst(Base64.getEncoder().encodeToString(value)).getBytes(StandardCharsets.UTF_8);
+        for (FastPathPolicy policy : List.of(always(), FastPathPolicy.NEVER)) {
+            List<Integer> estimates = new ArrayList<>();
+            List<Integer> actuallyLeft = new ArrayList<>();
+            ContentReadingStore store = new ContentReadingStore(content -> {
+                byte[] part = new byte[30_000];
+                int read = 0;
+                while (true) {
+                    estimates.add(content.available());
+                    actuallyLeft.add(value.length - read);
+                    int n = content.readNBytes(part, 0, part.length);
+                    if (n == 0) {
+                        return;
+                    }
+                    read += n;
+                }
+            });
+            SoapEndpoint endpoint = new SoapEndpoint(store, new XmlReaders(CodecLimits.defaults()), NS,
+                    CodecLimits.defaults(), policy);
+            CodecResponse response = endpoint.handle(request(UTF8_XML, new ByteArrayInputStream(body)), Runnable::run)
+                    .toCompletableFuture().join();
+            assertEquals(200, response.status(), Fixture.body(response));
+            for (int i = 0; i < estimates.size(); i++) {
+                int left = actuallyLeft.get(i);
+                int estimate = estimates.get(i);
+                if (policy == FastPathPolicy.NEVER) {
+                    assertEquals(0, estimate, "read " + i + " with " + left + " left");
+                } else {
+                    assertTrue(estimate >= left && estimate <= left + 100,
+                            "read " + i + ": estimate " + estimate + " for " + left + " left");
+                }
+            }
+        }
     }
 }
