@@ -199,6 +199,39 @@ class BodyReadingTest {
         }
     }
 
+    /**
+     * A client that goes away (a reset) while its write is queued costs nothing once the write completes: writing
+     * the answer fails or goes nowhere, the body's memory is given back, and the container goes on serving.
+     */
+    @ParameterizedTest
+    @EnumSource(Container.class)
+    void aClientGoneBeforeItsQueuedWriteCompletesCostsNothing(Container container) throws Exception {
+        QueuingStore store = new QueuingStore();
+        StoreCodec codec = StoreCodec.builder(store).build();
+        try (Running server = start(container, codec, PATIENT_IDLE_MILLIS)) {
+            for (int i = 0; i < SLOW_CLIENTS; i++) {
+                byte[] envelope = envelope("gone-" + i, "v" + i);
+                try (Socket socket = sendHeadAndPart(server.port(), envelope, envelope.length)) {
+                    while (store.queued.size() <= i) {
+                        Thread.sleep(10);
+                    }
+                    socket.setSoLinger(true, 0); // a reset, as a client that crashed
+                }
+            }
+            store.queued.forEach(write -> write.complete(Status.SUCCESS));
+
+            HttpResponse<String> wsdl = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + PATH + "?wsdl")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, wsdl.statusCode());
+            long deadline = System.nanoTime() + 10_000_000_000L; // the answers are written on container threads
+            while (codec.bodyMemoryBudget().reserved() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, codec.bodyMemoryBudget().reserved());
+        }
+    }
+
     /** Queues every text write: each answers a future the test completes. */
     private static final class QueuingStore implements Store {
         final List<CompletableFuture<Status>> queued = new CopyOnWriteArrayList<>();
