@@ -59,11 +59,12 @@ final class LimitedContent extends InputStream {
         return n;
     }
 
+    /** The source's estimate, but never more than the limit lets be read: a storage may size an array from it. */
     @Override
     public int available() throws IOException {
         checkLimit();
         try {
-            return source.available();
+            return (int) Math.min(source.available(), limit - count);
         } catch (IOException e) {
             throw sourceFailed(e);
         }

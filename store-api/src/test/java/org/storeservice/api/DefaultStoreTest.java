@@ -117,6 +117,21 @@ class DefaultStoreTest {
         assertArrayEquals(new byte[8], storage.get("k").orElseThrow().bytes());
     }
 
+    /** A storage may size its array from {@code available()}: a content claiming more than the limit gets no more. */
+    @Test
+    void contentClaimingMoreThanTheLimitIsSizedByTheLimit() throws IOException {
+        DefaultStore limited = DefaultStore.builder(storage)
+                .limits(StoreLimits.builder().maxValueBytes(8).build()).build();
+        InputStream boasting = new ByteArrayInputStream(new byte[] {1, 2, 3}) {
+            @Override
+            public synchronized int available() {
+                return Integer.MAX_VALUE;
+            }
+        };
+        assertEquals(Status.SUCCESS, limited.writeBytes("k", boasting));
+        assertArrayEquals(new byte[] {1, 2, 3}, storage.get("k").orElseThrow().bytes());
+    }
+
     @Test
     void loneSurrogatesInKeysOrTextAreErrorsSoNoBackendStoresThemAltered() throws IOException {
         assertEquals(Status.ERROR, store.writeString("\uD800", "v"));

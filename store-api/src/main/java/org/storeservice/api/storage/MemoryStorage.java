@@ -48,7 +48,7 @@ public final class MemoryStorage implements Storage {
         if (policy == OverwritePolicy.REJECT && entries.containsKey(key)) {
             return false; // cheap early answer; put() below still decides atomically
         }
-        byte[] value = new byte[Math.max(content.available(), FIRST_ARRAY_BYTES)];
+        byte[] value = new byte[Math.min(Math.max(content.available(), FIRST_ARRAY_BYTES), MAX_ARRAY_BYTES)];
         int length = 0;
         int n;
         while ((n = content.read(value, length, value.length - length)) >= 0) {
