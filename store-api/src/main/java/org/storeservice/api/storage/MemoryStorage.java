@@ -16,11 +16,7 @@ import org.storeservice.api.OverwritePolicy;
  * heap array before it is stored, sized from the content's {@code available()} estimate.
  */
 public final class MemoryStorage implements Storage {
-    /**
-     * The array a value is read into when the content gives no estimate of its size. One array sized from the
-     * estimate, rather than {@code readAllBytes}'s 8 KiB parts copied into a new array at the end, is 1.3-1.4x less
-     * CPU per 4 MiB WriteBytes (BENCHMARKS.md, ninth round).
-     */
+    /** The array a value is first read into when the content gives no estimate of its size. */
     private static final int FIRST_ARRAY_BYTES = 8 * 1024;
     private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
@@ -48,6 +44,15 @@ public final class MemoryStorage implements Storage {
         if (policy == OverwritePolicy.REJECT && entries.containsKey(key)) {
             return false; // cheap early answer; put() below still decides atomically
         }
+        return put(read(key, content), policy);
+    }
+
+    /**
+     * Reads the content whole into one array sized from its {@code available()} estimate, grown if the content
+     * goes on, and keeps at most an eighth more than the value. Not {@code readAllBytes}: its 8 KiB parts, copied
+     * into a new array at the end, cost 1.3-1.4x the CPU of a 4 MiB WriteBytes (BENCHMARKS.md, ninth round).
+     */
+    private StoredEntry read(String key, InputStream content) throws IOException {
         byte[] value = new byte[Math.min(Math.max(content.available(), FIRST_ARRAY_BYTES), MAX_ARRAY_BYTES)];
         int length = 0;
         int n;
@@ -58,6 +63,9 @@ public final class MemoryStorage implements Storage {
                 if (next < 0) {
                     break;
                 }
+                if (value.length == MAX_ARRAY_BYTES) {
+                    throw new StorageException("A value of more than " + MAX_ARRAY_BYTES + " bytes does not fit in one array");
+                }
                 value = Arrays.copyOf(value, (int) Math.min(MAX_ARRAY_BYTES, 2L * value.length));
                 value[length++] = (byte) next;
             }
@@ -65,7 +73,7 @@ public final class MemoryStorage implements Storage {
         if (value.length - length > length / 8) {
             value = Arrays.copyOf(value, length); // the estimate was far off, or the array grew: no large slack kept
         }
-        return put(StoredEntry.ownedBytes(key, value, length, clock.instant()), policy);
+        return StoredEntry.ownedBytes(key, value, length, clock.instant());
     }
 
     private boolean put(StoredEntry entry, OverwritePolicy policy) throws StorageException {
