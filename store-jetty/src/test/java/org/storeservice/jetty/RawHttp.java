@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
+import org.storeservice.testkit.wire.RawSocket;
 
 /** A bare socket client, for what no well-behaved HTTP client will do: stall, trickle, half-send. */
 final class RawHttp {
@@ -31,17 +31,7 @@ final class RawHttp {
 
     /** Everything the server sends until it closes the connection (a reset counts as closing). */
     static String readUntilClosed(Socket socket) throws IOException {
-        ByteArrayOutputStream received = new ByteArrayOutputStream();
-        InputStream in = socket.getInputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                received.write(buffer, 0, n);
-            }
-        } catch (SocketException reset) {
-            // The server closed the connection with unread data in flight: closed all the same.
-        }
-        return received.toString(ISO_8859_1);
+        return RawSocket.readUntilClosed(socket);
     }
 
     /** The response head (status line and header fields), read up to its blank line, without waiting for a body. */

@@ -5,12 +5,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,6 +41,7 @@ import org.storeservice.api.Store;
 import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.StoreCodec;
+import org.storeservice.testkit.wire.RawSocket;
 
 /**
  * How the servlet reads bodies, on Tomcat and Jetty EE10 with few threads: a client that trickles its body holds
@@ -146,7 +145,7 @@ class BodyReadingTest {
             StoreCodec codec = StoreCodec.builder(DefaultStore.of(storage)).build();
             try (Running server = start(container, codec, 500);
                     Socket socket = sendHeadAndPart(server.port(), envelope("stalled", "v"), 10)) {
-                String answer = readAll(socket); // until the container closes it, its idle timeout past
+                String answer = RawSocket.readUntilClosed(socket); // closed once its idle timeout is past
 
                 assertTrue(answer.startsWith("HTTP/1.1 408 "), answer);
                 assertEquals(0, codec.bodyMemoryBudget().reserved());
@@ -183,7 +182,7 @@ class BodyReadingTest {
                 committer.start();
                 committer.join();
                 for (Socket socket : waiting) {
-                    String answer = readAll(socket);
+                    String answer = RawSocket.readUntilClosed(socket);
                     assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
                     assertTrue(answer.contains("<WriteStringResult>Success</WriteStringResult>"), answer);
                 }
@@ -277,21 +276,7 @@ class BodyReadingTest {
     private static String sendRestAndRead(Socket socket, byte[] rest) throws IOException {
         socket.getOutputStream().write(rest);
         socket.getOutputStream().flush();
-        return readAll(socket);
-    }
-
-    private static String readAll(Socket socket) throws IOException {
-        ByteArrayOutputStream received = new ByteArrayOutputStream();
-        InputStream in = socket.getInputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                received.write(buffer, 0, n);
-            }
-        } catch (SocketException reset) {
-            // closed with unread data in flight: closed all the same
-        }
-        return received.toString(ISO_8859_1);
+        return RawSocket.readUntilClosed(socket);
     }
 
     private static List<Path> bodyFiles(Path dir) throws IOException {

@@ -2,11 +2,8 @@ package org.storeservice.testkit.wire;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 
 /**
@@ -26,17 +23,7 @@ final class RawExchange {
             socket.setSoTimeout(SAFETY_TIMEOUT_MILLIS);
             socket.getOutputStream().write(head.getBytes(ISO_8859_1));
             socket.getOutputStream().flush();
-            ByteArrayOutputStream received = new ByteArrayOutputStream();
-            InputStream in = socket.getInputStream();
-            byte[] buffer = new byte[4096];
-            try {
-                for (int n; (n = in.read(buffer)) >= 0; ) {
-                    received.write(buffer, 0, n);
-                }
-            } catch (SocketException reset) {
-                // The server closed the connection with unread data in flight: closed all the same.
-            }
-            return received.toString(ISO_8859_1);
+            return RawSocket.readUntilClosed(socket);
         }
     }
 }
