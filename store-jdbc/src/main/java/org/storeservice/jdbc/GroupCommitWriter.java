@@ -3,9 +3,7 @@ package org.storeservice.jdbc;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -20,7 +18,6 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.StorageException;
 
 /**
@@ -41,7 +38,11 @@ import org.storeservice.api.storage.StorageException;
  * socket) runs there too, beside the next commit.
  *
  * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
- * transaction of its own, so one bad write fails alone and never takes its neighbours with it.
+ * transaction of its own, so one bad write fails alone and never takes its neighbours with it. The transactions
+ * themselves are {@link WriteTransactions}'.
+ *
+ * <p>A little over 300 lines on purpose: the queue, the batch loop, the retries and the answers are one protocol
+ * (every write queued is answered exactly once, whatever fails and whenever the storage closes), read as one.
  */
 final class GroupCommitWriter implements WritePath {
     /** Most writes in one transaction; bounds the time one commit keeps callers waiting. */
@@ -51,15 +52,7 @@ final class GroupCommitWriter implements WritePath {
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
-    /** SQLite's primary result code for a lock held by another connection (its extended codes share the low byte). */
-    private static final int SQLITE_BUSY = 5;
 
-    /** Runs one write's prepared statement inside the writer's transaction: {@link Rows#write} in production. */
-    @FunctionalInterface
-    interface RowWriter {
-        /** {@code true} if a row was written. */
-        boolean write(PreparedStatement statement, WriteRequest request) throws SQLException;
-    }
 
     /**
      * One item of the queue: a single write, or the writes of one {@link #writeAll} that commit together (an
@@ -78,12 +71,7 @@ final class GroupCommitWriter implements WritePath {
     private static final Pending STOP = new Pending(List.of());
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
-    private final Connection connection;
-    private final Sql sql;
-    private PreparedStatement upsert; // confined to the writer thread after construction
-    private PreparedStatement insertIfAbsent;
-    private PreparedStatement delete;
-    private final RowWriter rows;
+    private final WriteTransactions transactions; // used by the writer thread only after construction
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
     /**
@@ -100,11 +88,8 @@ final class GroupCommitWriter implements WritePath {
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
     /** A writer that owns {@code connection} and runs each write through {@code rows}. */
-    GroupCommitWriter(Connection connection, Sql sql, String name, RowWriter rows) throws SQLException {
-        this.connection = connection;
-        this.rows = rows;
-        this.sql = sql;
-        prepareStatements();
+    GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows) throws SQLException {
+        this.transactions = new WriteTransactions(connection, sql, rows);
         this.answerer = Executors.newSingleThreadExecutor(task -> {
             Thread answering = new Thread(task, "store-answers-" + name);
             answering.setDaemon(true);
@@ -223,7 +208,7 @@ final class GroupCommitWriter implements WritePath {
             stopped = true;
             batch.forEach(GroupCommitWriter::failStopped); // no effect on writes already answered
             failLeftovers();
-            closeQuietly();
+            transactions.close();
             // The answerer runs its tasks in order: this one comes after every answer handed to it.
             try {
                 answerer.execute(() -> finished.complete(null));
@@ -250,7 +235,7 @@ final class GroupCommitWriter implements WritePath {
             }
             // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
             // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
-            if (batch.size() == 1 || isBusy(t)) {
+            if (batch.size() == 1 || WriteTransactions.isBusy(t)) {
                 batch.forEach(p -> fail(p, t));
                 return;
             }
@@ -266,9 +251,20 @@ final class GroupCommitWriter implements WritePath {
                 pending.result().complete(inTransaction(List.of(pending)).get(0));
             } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
                 fail(pending, t);
-                busy = isBusy(t) ? t : null;
+                busy = WriteTransactions.isBusy(t) ? t : null;
             }
         }
+    }
+
+    /** Commits the batch in one transaction (see {@link WriteTransactions#commit}); counts the commit. */
+    private List<Boolean> inTransaction(List<Pending> batch) throws SQLException {
+        List<List<WriteRequest>> groups = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            groups.add(pending.requests());
+        }
+        List<Boolean> results = transactions.commit(groups);
+        commits++;
+        return results;
     }
 
     private void answer(List<Pending> committed, List<Boolean> results) {
@@ -288,78 +284,6 @@ final class GroupCommitWriter implements WritePath {
         }
     }
 
-    /** Whether {@code t} is SQLITE_BUSY: another connection (another process) holds the database's write lock. */
-    private static boolean isBusy(Throwable t) {
-        return t instanceof SQLException e && (e.getErrorCode() & 0xff) == SQLITE_BUSY;
-    }
-
-    private void prepareStatements() throws SQLException {
-        upsert = connection.prepareStatement(sql.upsert);
-        insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
-        delete = connection.prepareStatement(sql.delete);
-    }
-
-    /**
-     * sqlite-jdbc can leave a prepared statement unusable after a failed step ("statement is not
-     * executing"), so after any failure the writer prepares fresh ones.
-     */
-    private void resetStatements(Throwable cause) {
-        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent, delete}) {
-            try {
-                statement.close();
-            } catch (SQLException e) {
-                cause.addSuppressed(e);
-            }
-        }
-        try {
-            prepareStatements();
-        } catch (SQLException e) {
-            cause.addSuppressed(e); // the next write fails and tries again
-        }
-    }
-
-    /** Runs the writes in one transaction and commits; on any failure rolls back and rethrows. */
-    private List<Boolean> inTransaction(List<Pending> writes) throws SQLException {
-        try (Statement control = connection.createStatement()) {
-            // IMMEDIATE takes the write lock up front; another process holding it is waited for (busy_timeout).
-            control.execute("BEGIN IMMEDIATE");
-            try {
-                List<Boolean> results = new ArrayList<>(writes.size());
-                for (Pending pending : writes) {
-                    boolean written = true;
-                    for (WriteRequest request : pending.requests()) {
-                        written &= execute(request);
-                    }
-                    results.add(written);
-                }
-                control.execute("COMMIT");
-                commits++;
-                return results;
-            } catch (Throwable t) {
-                // An Error too: a transaction left open would fail every later BEGIN until a restart.
-                rollback(control, t);
-                resetStatements(t);
-                throw t;
-            }
-        }
-    }
-
-    private boolean execute(WriteRequest request) throws SQLException {
-        if (request.deletes()) {
-            return Rows.delete(delete, request);
-        }
-        return rows.write(request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert, request);
-    }
-
-    private static void rollback(Statement control, Throwable cause) {
-        try {
-            control.execute("ROLLBACK");
-        } catch (SQLException e) {
-            // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL); nothing more to undo.
-            cause.addSuppressed(e);
-        }
-    }
-
     private void fail(Pending pending, Throwable cause) {
         pending.result().completeExceptionally(
                 new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
@@ -374,14 +298,6 @@ final class GroupCommitWriter implements WritePath {
     private static void failStopped(Pending pending) {
         if (pending != STOP) {
             pending.result().completeExceptionally(new StorageException(STOPPED));
-        }
-    }
-
-    private void closeQuietly() {
-        try {
-            connection.close(); // also closes the prepared statements
-        } catch (SQLException e) {
-            log.warn("Closing the SQLite write connection failed", e);
         }
     }
 

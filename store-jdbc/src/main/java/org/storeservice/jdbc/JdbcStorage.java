@@ -1,6 +1,5 @@
 package org.storeservice.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import org.sqlite.SQLiteConfig;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.EntryVisitor;
@@ -42,13 +40,11 @@ import org.storeservice.api.storage.StoredEntry;
  * UTF-8 in {@code bytes_value}, still of kind text.
  *
  * <p>Thread-safe.
+ *
+ * <p>A little over 300 lines on purpose: the two public factories and the whole {@link Storage} contract, each
+ * method a few lines over what it delegates to (the {@link WritePath}, the {@link ReadConnections}, {@link Rows}).
  */
 public final class JdbcStorage implements Storage {
-    /** WAL frames (pages, 4 KiB by default: about 40 MiB) after which a commit checkpoints the WAL into the database. */
-    static final int WAL_AUTOCHECKPOINT_PAGES = 10_000;
-    /** Size a WAL is truncated back to after a checkpoint, if it grew beyond it. */
-    static final int WAL_SIZE_LIMIT_BYTES = 64 << 20;
-
     private final Dialect dialect;
     private final Sql sql;
     private final WritePath writes;
@@ -89,11 +85,11 @@ public final class JdbcStorage implements Storage {
         Sql sql = new Sql(table);
         Connection writer = null;
         try {
-            writer = sqliteWriterConnection(config);
+            writer = SqliteWriterConnection.open(config);
             SchemaVersion.ensure(writer, dialect, table);
             GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
                     (statement, request) -> Rows.write(statement, request, dialect));
-            ReadConnections readers = new SqliteReaders(sqliteUrl(config), config.busyTimeoutMillis(), 4);
+            ReadConnections readers = new SqliteReaders(SqliteWriterConnection.url(config), config.busyTimeoutMillis(), 4);
             return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
                     "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
         } catch (SQLException | StorageException e) {
@@ -101,30 +97,6 @@ public final class JdbcStorage implements Storage {
             throw e instanceof StorageException se ? se
                     : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
         }
-    }
-
-    private static String sqliteUrl(SqliteStorageConfig config) {
-        return "jdbc:sqlite:" + config.path().toAbsolutePath();
-    }
-
-    /** The one write connection of {@code config}'s database: WAL, its synchronous mode, busy time-out, checkpoints. */
-    static Connection sqliteWriterConnection(SqliteStorageConfig config) throws SQLException {
-        SQLiteConfig writerConfig = new SQLiteConfig();
-        writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        writerConfig.setSynchronous(config.synchronous() == Synchronous.FULL
-                ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
-        writerConfig.setBusyTimeout(config.busyTimeoutMillis());
-        // A checkpoint copies every page the WAL changed back into the database and fsyncs it. A batch of 64
-        // writes changes up to 64 pages, so at SQLite's default (1,000 frames) the batched path checkpointed
-        // every ~15 commits; with a longer WAL a page rewritten many times is copied once: 64 writers went
-        // from 39-48k to 51-56k durable writes/s, one writer unchanged (BENCHMARKS.md).
-        writerConfig.setWalAutocheckpoint(WAL_AUTOCHECKPOINT_PAGES);
-        // A WAL grown past this (one very large value) is cut back after its checkpoint instead of staying on disk.
-        writerConfig.setJournalSizeLimit(WAL_SIZE_LIMIT_BYTES);
-        // Nothing reads generated keys; with them on, sqlite-jdbc runs a regex and a second statement
-        // (SELECT last_insert_rowid()) after every INSERT.
-        writerConfig.setGetGeneratedKeys(false);
-        return writerConfig.createConnection(sqliteUrl(config));
     }
 
     /**
@@ -146,7 +118,7 @@ public final class JdbcStorage implements Storage {
         }
         HikariDataSource pool;
         try {
-            pool = new HikariDataSource(hikari(config));
+            pool = new HikariDataSource(PooledConnections.hikariConfig(config));
         } catch (RuntimeException e) {
             throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
@@ -154,26 +126,6 @@ public final class JdbcStorage implements Storage {
         return new JdbcStorage(dialect, sql, connections, connections, PostgresStorageConfig.MAX_VALUE_BYTES,
                 config.spoolDirectory(),
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")");
-    }
-
-    private static HikariConfig hikari(PostgresStorageConfig config) {
-        HikariConfig hikari = new HikariConfig();
-        hikari.setPoolName("store-" + config.table());
-        hikari.setDriverClassName("org.postgresql.Driver");
-        hikari.setJdbcUrl(config.jdbcUrl());
-        hikari.setDataSourceProperties(config.driverProperties());
-        hikari.setMaximumPoolSize(config.poolSize());
-        hikari.setMinimumIdle(1); // the database is shared by many servers: open connections only when used
-        long poolTimeout = config.poolTimeout().toMillis();
-        hikari.setConnectionTimeout(poolTimeout);
-        hikari.setValidationTimeout(Math.max(250, poolTimeout / 2));
-        hikari.setInitializationFailTimeout(-1); // postgres() checked the database itself, with the driver's message
-        hikari.setAutoCommit(true);
-        long statementTimeout = config.statementTimeout().toMillis();
-        if (statementTimeout > 0) {
-            hikari.setConnectionInitSql("SET statement_timeout = " + statementTimeout);
-        }
-        return hikari;
     }
 
     @Override

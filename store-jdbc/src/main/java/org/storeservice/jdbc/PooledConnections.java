@@ -1,5 +1,6 @@
 package org.storeservice.jdbc;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.sql.BatchUpdateException;
@@ -72,6 +73,27 @@ final class PooledConnections implements ReadConnections, WritePath {
             SQLException reason = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
             throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(reason), e);
         }
+    }
+
+    /** The pool for {@code config}: sized, timed out and initialised as the config says. */
+    static HikariConfig hikariConfig(PostgresStorageConfig config) {
+        HikariConfig hikari = new HikariConfig();
+        hikari.setPoolName("store-" + config.table());
+        hikari.setDriverClassName("org.postgresql.Driver");
+        hikari.setJdbcUrl(config.jdbcUrl());
+        hikari.setDataSourceProperties(config.driverProperties());
+        hikari.setMaximumPoolSize(config.poolSize());
+        hikari.setMinimumIdle(1); // the database is shared by many servers: open connections only when used
+        long poolTimeout = config.poolTimeout().toMillis();
+        hikari.setConnectionTimeout(poolTimeout);
+        hikari.setValidationTimeout(Math.max(250, poolTimeout / 2));
+        hikari.setInitializationFailTimeout(-1); // postgres() checked the database itself, with the driver's message
+        hikari.setAutoCommit(true);
+        long statementTimeout = config.statementTimeout().toMillis();
+        if (statementTimeout > 0) {
+            hikari.setConnectionInitSql("SET statement_timeout = " + statementTimeout);
+        }
+        return hikari;
     }
 
     private static void rollbackQuietly(Connection connection, Exception cause) {

@@ -69,17 +69,17 @@ class GroupCommitWriterTest {
 
     /** The storage's own writer connection, on a database with the entry table. */
     private Connection writerConnection() throws SQLException, IOException {
-        Connection connection = JdbcStorage.sqliteWriterConnection(config());
+        Connection connection = SqliteWriterConnection.open(config());
         SchemaVersion.ensure(connection, new SqliteDialect(), TableName.parse(TableName.DEFAULT));
         return connection;
     }
 
-    private GroupCommitWriter writer(Connection connection, GroupCommitWriter.RowWriter rows) throws SQLException {
+    private GroupCommitWriter writer(Connection connection, WriteTransactions.RowWriter rows) throws SQLException {
         return writer(connection, rows, "test");
     }
 
     /** A writer whose threads are named after {@code name}: store-writer-NAME and store-answers-NAME. */
-    private GroupCommitWriter writer(Connection connection, GroupCommitWriter.RowWriter rows, String name)
+    private GroupCommitWriter writer(Connection connection, WriteTransactions.RowWriter rows, String name)
             throws SQLException {
         GroupCommitWriter writer = new GroupCommitWriter(connection, new Sql(TableName.parse(TableName.DEFAULT)),
                 name, rows);
@@ -98,7 +98,7 @@ class GroupCommitWriterTest {
     }
 
     /** Runs each write through {@link Rows#write}, recording its key first; holds, fails or adds SQL when told. */
-    private static final class Gate implements GroupCommitWriter.RowWriter {
+    private static final class Gate implements WriteTransactions.RowWriter {
         /** The keys the writer ran, in order, retries included. */
         final List<String> ran = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch entered = new CountDownLatch(1);

@@ -60,7 +60,7 @@ class SqliteStorageTest {
     void writerUsesWalAndTheConfiguredSynchronousMode() throws Exception {
         for (Synchronous mode : Synchronous.values()) {
             Path path = directory.resolve(mode + ".db");
-            try (Connection writer = JdbcStorage.sqliteWriterConnection(
+            try (Connection writer = SqliteWriterConnection.open(
                     SqliteStorageConfig.builder(path).synchronous(mode).build());
                     Statement statement = writer.createStatement()) {
                 assertEquals(mode == Synchronous.FULL ? 2 : 1, intPragma(statement, "synchronous"), mode.toString());
