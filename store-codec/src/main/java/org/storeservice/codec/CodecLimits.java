@@ -5,6 +5,9 @@ package org.storeservice.codec;
  * attack it stops. A request over a limit gets the ASMX-shaped error promptly, and nothing is stored.
  *
  * <p>Immutable and thread-safe; build one with {@link #builder()} or {@link #toBuilder()}.
+ *
+ * <p>A little over 300 lines on purpose: every limit, its default, the attack it stops and its builder method,
+ * in the one place the limits live.
  */
 public final class CodecLimits {
 

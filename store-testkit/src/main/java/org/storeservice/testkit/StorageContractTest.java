@@ -43,6 +43,8 @@ import org.storeservice.api.storage.StoredEntry;
  *
  * <p>Each test opens one storage before it runs and closes it after; the subclass decides where its
  * data lives (a temporary directory, a table of its own) and removes it afterwards.
+ *
+ * <p>Over 300 lines on purpose: one class is the whole contract a backend author extends, one short test per case.
  */
 public abstract class StorageContractTest {
     /** A value larger than any single read or network buffer, to catch partial writes. */
