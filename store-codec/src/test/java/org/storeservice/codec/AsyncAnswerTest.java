@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.Status;
-import org.storeservice.api.Store;
 import org.storeservice.api.storage.MemoryStorage;
+import org.storeservice.testkit.wire.QueuingStore;
 
 /**
  * {@link StoreCodec#handleAsync}: the request is decoded on the caller's thread, a WriteString is handed to the store
@@ -37,10 +35,10 @@ class AsyncAnswerTest {
         CompletableFuture<CodecResponse> answer = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
                 blockingWork).toCompletableFuture();
 
-        assertEquals(1, store.queued.size(), "decoded and handed to the store before handleAsync returned");
+        assertEquals(1, store.queued().size(), "decoded and handed to the store before handleAsync returned");
         assertFalse(answer.isDone());
         assertTrue(observed.isEmpty(), "observed once answered, not before");
-        store.queued.get(0).complete(Status.SUCCESS);
+        store.queued().get(0).complete(Status.SUCCESS);
         assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", envelope).build()), answer.join());
         assertEquals(Outcome.SUCCESS, observed.get(0).kind().outcome());
         assertTrue(blockingTasks.isEmpty(), "nothing needed a thread that may block");
@@ -53,10 +51,10 @@ class AsyncAnswerTest {
         CompletableFuture<CodecResponse> post = codec.handleAsync(Fixture.post(Fixture.PATH + "/WriteString", "key=p&value=v")
                 .header("Content-Type", "application/x-www-form-urlencoded").build(), blockingWork).toCompletableFuture();
 
-        assertEquals(2, store.queued.size());
+        assertEquals(2, store.queued().size());
         assertFalse(get.isDone() || post.isDone());
-        store.queued.get(0).complete(Status.SUCCESS);
-        store.queued.get(1).complete(Status.ERROR);
+        store.queued().get(0).complete(Status.SUCCESS);
+        store.queued().get(1).complete(Status.ERROR);
         assertTrue(Fixture.body(get.join()).contains(">Success</Status>"), Fixture.body(get.join()));
         assertTrue(Fixture.body(post.join()).contains(">Error</Status>"), Fixture.body(post.join()));
         assertTrue(blockingTasks.isEmpty());
@@ -71,10 +69,10 @@ class AsyncAnswerTest {
 
         assertEquals(1, blockingTasks.size(), "handed to the blocking executor");
         assertFalse(answer.isDone());
-        assertTrue(store.memory.get("b").isEmpty(), "not written on the caller's thread");
+        assertTrue(store.storage().get("b").isEmpty(), "not written on the caller's thread");
         blockingTasks.get(0).run();
         assertSameAnswer(reference.handle(Fixture.soap12Post(envelope).build()), answer.join());
-        assertArrayEquals("hi".getBytes(), store.memory.get("b").orElseThrow().bytes());
+        assertArrayEquals("hi".getBytes(), store.storage().get("b").orElseThrow().bytes());
     }
 
     @Test
@@ -86,7 +84,7 @@ class AsyncAnswerTest {
 
         assertTrue(answer.isDone());
         assertSameAnswer(reference.handle(Fixture.soap11Post("WriteString", broken).build()), answer.join());
-        assertTrue(store.queued.isEmpty() && blockingTasks.isEmpty());
+        assertTrue(store.queued().isEmpty() && blockingTasks.isEmpty());
     }
 
     @Test
@@ -97,8 +95,8 @@ class AsyncAnswerTest {
         CompletableFuture<CodecResponse> broken = codec.handleAsync(Fixture.soap11Post("WriteString", envelope).build(),
                 blockingWork).toCompletableFuture();
 
-        store.queued.get(0).completeExceptionally(new IllegalStateException("boom <1>"));
-        store.queued.get(1).completeExceptionally(new OutOfMemoryError("thrown by the test"));
+        store.queued().get(0).completeExceptionally(new IllegalStateException("boom <1>"));
+        store.queued().get(1).completeExceptionally(new OutOfMemoryError("thrown by the test"));
 
         assertEquals(500, failed.join().status());
         assertTrue(Fixture.body(failed.join()).contains(
@@ -113,29 +111,5 @@ class AsyncAnswerTest {
         assertEquals(expected.status(), actual.status());
         assertEquals(expected.headers(), actual.headers());
         assertArrayEquals(expected.bodyBytes(), actual.bodyBytes());
-    }
-
-    /** Says its writes may block; queues its text writes, each answering a future the test completes. */
-    private static final class QueuingStore implements Store {
-        final MemoryStorage memory = new MemoryStorage();
-        final List<CompletableFuture<Status>> queued = new ArrayList<>();
-        private final Store bytes = DefaultStore.of(memory);
-
-        @Override
-        public CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
-            CompletableFuture<Status> write = new CompletableFuture<>();
-            queued.add(write);
-            return write;
-        }
-
-        @Override
-        public Status writeString(String key, String value) {
-            throw new AssertionError("text goes through writeStringAsync");
-        }
-
-        @Override
-        public Status writeBytes(String key, InputStream content) {
-            return bytes.writeBytes(key, content);
-        }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -18,10 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
@@ -41,6 +36,7 @@ import org.storeservice.api.Store;
 import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.StoreCodec;
+import org.storeservice.testkit.wire.QueuingStore;
 import org.storeservice.testkit.wire.RawSocket;
 
 /**
@@ -171,13 +167,13 @@ class BodyReadingTest {
                     byte[] envelope = envelope("queued-" + i, "v" + i);
                     waiting.add(sendHeadAndPart(server.port(), envelope, envelope.length));
                 }
-                while (store.queued.size() < SLOW_CLIENTS) {
+                while (store.queued().size() < SLOW_CLIENTS) {
                     Thread.sleep(10);
                 }
 
                 assertEquals(200, wsdlStatus(server), "a container thread was free while every write waited");
 
-                Thread committer = new Thread(() -> store.queued.forEach(write -> write.complete(Status.SUCCESS)),
+                Thread committer = new Thread(() -> store.queued().forEach(write -> write.complete(Status.SUCCESS)),
                         "test-committer");
                 committer.start();
                 committer.join();
@@ -208,13 +204,13 @@ class BodyReadingTest {
             for (int i = 0; i < SLOW_CLIENTS; i++) {
                 byte[] envelope = envelope("gone-" + i, "v" + i);
                 try (Socket socket = sendHeadAndPart(server.port(), envelope, envelope.length)) {
-                    while (store.queued.size() <= i) {
+                    while (store.queued().size() <= i) {
                         Thread.sleep(10);
                     }
                     socket.setSoLinger(true, 0); // a reset, as a client that crashed
                 }
             }
-            store.queued.forEach(write -> write.complete(Status.SUCCESS));
+            store.queued().forEach(write -> write.complete(Status.SUCCESS));
 
             assertEquals(200, wsdlStatus(server));
             long deadline = System.nanoTime() + 10_000_000_000L; // the answers are written on container threads
@@ -225,27 +221,6 @@ class BodyReadingTest {
         }
     }
 
-    /** Queues every text write: each answers a future the test completes. */
-    private static final class QueuingStore implements Store {
-        final List<CompletableFuture<Status>> queued = new CopyOnWriteArrayList<>();
-
-        @Override
-        public CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
-            CompletableFuture<Status> write = new CompletableFuture<>();
-            queued.add(write);
-            return write;
-        }
-
-        @Override
-        public Status writeString(String key, String value) {
-            throw new AssertionError("text goes through writeStringAsync");
-        }
-
-        @Override
-        public Status writeBytes(String key, InputStream content) {
-            throw new AssertionError("no bytes here");
-        }
-    }
 
     /** The status of a WSDL request: 200 once a container thread is free to serve it. */
     private static int wsdlStatus(Running server) throws IOException, InterruptedException {
