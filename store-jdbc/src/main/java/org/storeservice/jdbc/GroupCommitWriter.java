@@ -1,24 +1,19 @@
 package org.storeservice.jdbc;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.ReadWriteLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.StorageException;
+import org.storeservice.jdbc.WriteQueue.Pending;
 
 /**
  * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
@@ -39,10 +34,8 @@ import org.storeservice.api.storage.StorageException;
  *
  * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
  * transaction of its own, so one bad write fails alone and never takes its neighbours with it. The transactions
- * themselves are {@link WriteTransactions}'.
- *
- * <p>A little over 300 lines on purpose: the queue, the batch loop, the retries and the answers are one protocol
- * (every write queued is answered exactly once, whatever fails and whenever the storage closes), read as one.
+ * themselves are {@link WriteTransactions}', the queue and its promise that every write is answered once are
+ * {@link WriteQueue}'s.
  */
 final class GroupCommitWriter implements WritePath {
     /** Most writes in one transaction; bounds the time one commit keeps callers waiting. */
@@ -53,36 +46,10 @@ final class GroupCommitWriter implements WritePath {
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
 
-
-    /**
-     * One item of the queue: a single write, or the writes of one {@link #writeAll} that commit together (an
-     * import's batch); its result is whether every one of them was written.
-     */
-    private record Pending(List<WriteRequest> requests, CompletableFuture<Boolean> result) {
-        Pending(List<WriteRequest> requests) {
-            this(requests, new CompletableFuture<>());
-        }
-    }
-
-    /**
-     * Offered to the queue by close() to wake a writer waiting for work. Only a wake-up: the writer stops once
-     * the storage is closed and the queue is empty (a full queue takes no STOP, and needs no wake-up).
-     */
-    private static final Pending STOP = new Pending(List.of());
-
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final WriteQueue queue = new WriteQueue(QUEUE_CAPACITY, 1, STOPPED);
     private final WriteTransactions transactions; // used by the writer thread only after construction
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
-    /**
-     * Callers enqueue under the read lock and close() flips {@code closed} under the write lock, so
-     * every write that got in is queued ahead of STOP and answered; none is left waiting forever.
-     */
-    private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
-    /** Written under the lifecycle write lock; read by the writer thread without it. */
-    private volatile boolean closed;
-    /** Set when the writer thread has ended; a write queued after that is failed by its own caller. */
-    private volatile boolean stopped;
     private volatile long commits; // written by the writer thread only
     /** Completed once the writer thread has ended and the answerer has given every answer handed to it. */
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -102,17 +69,13 @@ final class GroupCommitWriter implements WritePath {
 
     @Override
     public boolean write(WriteRequest request) throws IOException {
-        Pending pending = new Pending(List.of(request));
-        enqueue(pending, true);
-        return await(pending.result());
+        return queue.write(List.of(request));
     }
 
     /** The writes go in as one item of the queue, so they commit in one transaction, and fail or succeed together. */
     @Override
     public void writeAll(List<WriteRequest> requests) throws IOException {
-        Pending pending = new Pending(List.copyOf(requests));
-        enqueue(pending, true);
-        await(pending.result());
+        queue.write(requests);
     }
 
     /**
@@ -122,74 +85,18 @@ final class GroupCommitWriter implements WritePath {
      */
     @Override
     public CompletableFuture<Boolean> writeAsync(WriteRequest request, Executor blockingWork) {
-        Pending pending = new Pending(List.of(request));
         try {
-            if (!enqueue(pending, false)) {
-                return WritePath.super.writeAsync(request, blockingWork);
-            }
+            CompletableFuture<Boolean> queued = queue.offer(request);
+            return queued != null ? queued : WritePath.super.writeAsync(request, blockingWork);
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
-        }
-        return pending.result();
-    }
-
-    /**
-     * Puts {@code pending} on the queue, waiting for room if {@code waitForRoom}; {@code false} if the queue was
-     * full and it did not wait.
-     */
-    private boolean enqueue(Pending pending, boolean waitForRoom) throws IOException {
-        lifecycle.readLock().lock();
-        try {
-            if (closed) {
-                throw new StorageException("Storage is closed");
-            }
-            if (stopped) {
-                throw new StorageException(STOPPED);
-            }
-            if (waitForRoom) {
-                queue.put(pending);
-            } else if (!queue.offer(pending)) {
-                return false;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("Interrupted before the write was queued; nothing stored");
-        } finally {
-            lifecycle.readLock().unlock();
-        }
-        if (stopped) {
-            failLeftovers(); // the writer ended while this write was being queued: nobody else will answer it
-        }
-        return true;
-    }
-
-    private static boolean await(CompletableFuture<Boolean> result) throws IOException {
-        try {
-            // join() waits even if interrupted, and keeps the interrupt: once queued, the write may commit, and
-            // the caller must not be told "nothing stored" when it was.
-            return result.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException cause) {
-                throw cause;
-            }
-            throw new StorageException("Write failed: " + e.getCause(), e.getCause());
         }
     }
 
     private void run() {
         List<Pending> batch = new ArrayList<>();
         try {
-            // Nothing enqueues once closed is set, so an empty queue then means every write was taken.
-            while (!(closed && queue.isEmpty())) {
-                try {
-                    batch.add(queue.take());
-                } catch (InterruptedException e) {
-                    // Nothing here interrupts this private thread (close() offers STOP); if something else does,
-                    // stopping would strand the writes of a storage still open, so keep serving.
-                    continue;
-                }
-                queue.drainTo(batch, MAX_BATCH - 1);
-                batch.remove(STOP);
+            while (queue.takeBatch(batch, MAX_BATCH)) {
                 try {
                     runBatch(batch);
                 } catch (Throwable t) {
@@ -205,9 +112,8 @@ final class GroupCommitWriter implements WritePath {
         } finally {
             // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
             // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
-            stopped = true;
-            batch.forEach(GroupCommitWriter::failStopped); // no effect on writes already answered
-            failLeftovers();
+            batch.forEach(queue::failStopped); // no effect on writes already answered
+            queue.consumerEnded();
             transactions.close();
             // The answerer runs its tasks in order: this one comes after every answer handed to it.
             try {
@@ -289,18 +195,6 @@ final class GroupCommitWriter implements WritePath {
                 new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
     }
 
-    private void failLeftovers() {
-        List<Pending> left = new ArrayList<>();
-        queue.drainTo(left);
-        left.forEach(GroupCommitWriter::failStopped);
-    }
-
-    private static void failStopped(Pending pending) {
-        if (pending != STOP) {
-            pending.result().completeExceptionally(new StorageException(STOPPED));
-        }
-    }
-
     /** Writes queued and not yet taken by the writer; for tests that line writes up into one batch. */
     int pending() {
         return queue.size();
@@ -317,16 +211,8 @@ final class GroupCommitWriter implements WritePath {
      */
     @Override
     public void close() {
-        lifecycle.writeLock().lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        } finally {
-            lifecycle.writeLock().unlock();
+        if (queue.close()) {
+            finished.join(); // waits even if interrupted, and keeps the interrupt
         }
-        queue.offer(STOP); // wakes the writer if it waits for work; a full queue needs no wake-up
-        finished.join(); // waits even if interrupted, and keeps the interrupt
     }
 }

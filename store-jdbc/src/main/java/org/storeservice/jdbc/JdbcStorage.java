@@ -122,8 +122,9 @@ public final class JdbcStorage implements Storage {
         } catch (RuntimeException e) {
             throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
-        PooledConnections connections = new PooledConnections(pool, sql, dialect);
-        return new JdbcStorage(dialect, sql, connections, connections, PostgresStorageConfig.MAX_VALUE_BYTES,
+        PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, sql, dialect),
+                PooledConnections.writerLanes(config), config.failoverTimeout());
+        return new JdbcStorage(dialect, sql, writer, new PooledConnections(pool), PostgresStorageConfig.MAX_VALUE_BYTES,
                 config.spoolDirectory(),
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
@@ -134,8 +135,8 @@ public final class JdbcStorage implements Storage {
     }
 
     /**
-     * SQLite: queued to the writer, and completed by it once committed, so no thread waits for the write.
-     * PostgreSQL: {@code putText} on {@code blockingWork}, which waits for a pooled connection and the database.
+     * Queued to the writer (SQLite's one thread, PostgreSQL's lanes), and completed by it once committed, so no
+     * thread waits for the write.
      */
     @Override
     public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
@@ -216,6 +217,11 @@ public final class JdbcStorage implements Storage {
             return false;
         }
         return writes.delete(key);
+    }
+
+    /** Whether writes commit: {@code false} from a failed attempt (PostgreSQL away) until one succeeds again. */
+    boolean writesCommitting() {
+        return writes.committing();
     }
 
     /** Microseconds: the finest both PostgreSQL and the SQLite column keep, so a write reads back equal. */
@@ -316,9 +322,7 @@ public final class JdbcStorage implements Storage {
         }
         closed = true;
         writes.close();
-        if (reads != writes) {
-            reads.close();
-        }
+        reads.close();
     }
 
     private static void closeQuietly(Connection connection, Exception cause) {

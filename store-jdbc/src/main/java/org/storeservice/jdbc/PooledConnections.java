@@ -2,77 +2,31 @@ package org.storeservice.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.io.IOException;
-import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.storeservice.api.OverwritePolicy;
-import org.storeservice.api.storage.StorageException;
 
 /**
- * The PostgreSQL path for reads and writes: each call borrows a pooled connection in auto-commit mode,
- * so a single upsert statement is its own transaction. HikariCP drops connections that fail with a
- * connection error and opens new ones, so writes succeed again once the database is back.
+ * PostgreSQL's pool (HikariCP) and the read path over it: each read borrows a pooled connection in auto-commit mode.
+ * HikariCP drops connections that fail with a connection error and opens new ones, so reads and writes (the
+ * {@link PostgresWriter}, which borrows from the same pool) succeed again once the database is back.
  */
-final class PooledConnections implements ReadConnections, WritePath {
+final class PooledConnections implements ReadConnections {
     private static final Logger log = LoggerFactory.getLogger(PooledConnections.class);
 
     private final HikariDataSource pool;
-    private final Sql sql;
-    private final Dialect dialect;
 
-    PooledConnections(HikariDataSource pool, Sql sql, Dialect dialect) {
+    PooledConnections(HikariDataSource pool) {
         this.pool = pool;
-        this.sql = sql;
-        this.dialect = dialect;
-    }
-
-    @Override
-    public boolean write(WriteRequest request) throws IOException {
-        String statementSql = request.deletes() ? sql.delete
-                : request.policy() == OverwritePolicy.REJECT ? sql.insertIfAbsent : sql.upsert;
-        try (Connection connection = pool.getConnection();
-                var statement = connection.prepareStatement(statementSql)) {
-            return request.deletes() ? Rows.delete(statement, request) : Rows.write(statement, request, dialect);
-        } catch (SQLException e) {
-            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(e), e);
-        }
     }
 
     /**
-     * One connection, one transaction, one JDBC batch: pgjdbc sends the upserts without waiting for each answer, as
-     * multi-row INSERTs unless the URL turned {@code reWriteBatchedInserts} off. One INSERT ... ON CONFLICT may not
-     * touch a row twice, so only the last write of each key is sent: within one transaction the earlier ones would
-     * be overwritten before anyone could see them.
+     * How many lanes of the {@link PostgresWriter} commit at once: up to {@link PostgresStorageConfig#MAX_WRITER_LANES},
+     * leaving one connection of the pool for reads (the readiness probe among them) when it has more than one.
      */
-    @Override
-    public void writeAll(List<WriteRequest> requests) throws IOException {
-        Map<String, WriteRequest> lastPerKey = new LinkedHashMap<>();
-        for (WriteRequest request : requests) {
-            lastPerKey.put(request.key(), request);
-        }
-        try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(false);
-            try (var statement = connection.prepareStatement(sql.upsert)) {
-                Rows.writeBatch(statement, List.copyOf(lastPerKey.values()), dialect);
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(connection, e);
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            // pgjdbc's BatchUpdateException quotes the statement with every value bound (a multi-row INSERT: up to
-            // 128 rows of them); the server's own reason is the next exception.
-            SQLException reason = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
-            throw new StorageException("Write to " + dialect.name() + " failed: " + withCause(reason), e);
-        }
+    static int writerLanes(PostgresStorageConfig config) {
+        return Math.max(1, Math.min(PostgresStorageConfig.MAX_WRITER_LANES, config.poolSize() - 1));
     }
 
     /** The pool for {@code config}: sized, timed out and initialised as the config says. */
@@ -94,14 +48,6 @@ final class PooledConnections implements ReadConnections, WritePath {
             hikari.setConnectionInitSql("SET statement_timeout = " + statementTimeout);
         }
         return hikari;
-    }
-
-    private static void rollbackQuietly(Connection connection, Exception cause) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            cause.addSuppressed(e); // a broken connection: Hikari evicts it
-        }
     }
 
     /**

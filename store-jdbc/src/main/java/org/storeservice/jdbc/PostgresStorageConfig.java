@@ -15,7 +15,7 @@ import java.util.function.UnaryOperator;
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
  * with {@link #fromUri(String)}: a pgjdbc URL {@code jdbc:postgresql://host:port/db?user=...} plus
  * optional {@code table}, {@code poolSize}, {@code poolTimeoutMillis}, {@code statementTimeoutMillis},
- * {@code socketTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
+ * {@code socketTimeoutMillis}, {@code failoverTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
  * <p><b>Time-outs.</b> Every wait of a read or write is bounded, here in one place, so that a dead or stalled
  * database turns into {@code Error} within 10 s rather than a hung request: the wait for a pooled connection
@@ -54,23 +54,30 @@ public final class PostgresStorageConfig {
      * the server cancels first. With the pool's wait, the longest a call takes is 9 s.
      */
     public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(6);
+    /**
+     * How long a write waits for a database that commits before it answers {@code Error}, 30 s: a write that arrives
+     * while there is no primary (a failover, a restart) waits for one instead of failing. Patroni's defaults (ttl 30 s,
+     * loop_wait 10 s) promote a standby within about 30 s of losing a primary's node, and restart a killed postmaster
+     * in a few seconds; a switchover takes one or two. A legacy .NET client waits 100 s for its answer by default.
+     */
+    public static final Duration DEFAULT_FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+    /** Most lanes committing batches at once; more only add PostgreSQL backends competing for the same CPU. */
+    static final int MAX_WRITER_LANES = 4;
     /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
     static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
     /**
-     * pgjdbc properties (times in seconds) applied unless the URL gives its own. {@code reWriteBatchedInserts}: a
-     * batch of upserts ({@code putAll}, an import) goes as multi-row INSERTs, which PostgreSQL runs at about 1.6 times
-     * the rows per second of a statement per row (BENCHMARKS.md); single writes are not batches and are unchanged.
+     * pgjdbc properties (times in seconds) applied unless the URL gives its own. A batch of writes needs no
+     * {@code reWriteBatchedInserts}: {@link PostgresBatch} sends it as one statement over arrays.
      */
     static final List<String[]> DRIVER_DEFAULTS = List.of(
             new String[] {"connectTimeout", "5"},
             new String[] {"loginTimeout", "10"},
-            new String[] {"tcpKeepAlive", "true"},
-            new String[] {"reWriteBatchedInserts", "true"});
+            new String[] {"tcpKeepAlive", "true"});
 
     private static final List<String> PARAMETERS =
             List.of("table", "poolSize", "poolTimeoutMillis", "statementTimeoutMillis",
-            "socketTimeoutMillis", "spoolDirectory", "passwordFile");
+            "socketTimeoutMillis", "failoverTimeoutMillis", "spoolDirectory", "passwordFile");
 
     private final String jdbcUrl;
     private final String table;
@@ -78,6 +85,7 @@ public final class PostgresStorageConfig {
     private final Duration poolTimeout;
     private final Duration statementTimeout;
     private final Duration socketTimeout;
+    private final Duration failoverTimeout;
     private final Path spoolDirectory;
     /** The password to hand the driver beside the URL, or null (none, or the URL has its own). */
     private final String password;
@@ -90,6 +98,7 @@ public final class PostgresStorageConfig {
         this.poolTimeout = builder.poolTimeout;
         this.statementTimeout = builder.statementTimeout;
         this.socketTimeout = builder.socketTimeout;
+        this.failoverTimeout = builder.failoverTimeout;
         this.spoolDirectory = builder.spoolDirectory;
     }
 
@@ -124,6 +133,7 @@ public final class PostgresStorageConfig {
                 case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
                 case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
                 case "socketTimeoutMillis" -> builder.socketTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                case "failoverTimeoutMillis" -> builder.failoverTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
                 case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
                 case "passwordFile" -> builder.passwordFile(Path.of(value));
                 default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
@@ -158,6 +168,11 @@ public final class PostgresStorageConfig {
     /** Zero means none. */
     public Duration socketTimeout() {
         return socketTimeout;
+    }
+
+    /** How long a write waits for a database that commits; zero: it fails at the first failed attempt. */
+    public Duration failoverTimeout() {
+        return failoverTimeout;
     }
 
     /** Where byte content past 64 KiB waits for a connection; {@code null}: {@code java.io.tmpdir}. */
@@ -196,7 +211,7 @@ public final class PostgresStorageConfig {
     public String toString() {
         return "PostgresStorageConfig{url=" + jdbcUrlWithoutParameters() + ", table="
                 + table + ", poolSize=" + poolSize + ", poolTimeout=" + poolTimeout + ", statementTimeout="
-                + statementTimeout + ", socketTimeout=" + socketTimeout + '}';
+                + statementTimeout + ", socketTimeout=" + socketTimeout + ", failoverTimeout=" + failoverTimeout + '}';
     }
 
     /** Builds a {@link PostgresStorageConfig}. Not thread-safe. */
@@ -207,6 +222,7 @@ public final class PostgresStorageConfig {
         private Duration poolTimeout = DEFAULT_POOL_TIMEOUT;
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
         private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
+        private Duration failoverTimeout = DEFAULT_FAILOVER_TIMEOUT;
         private Path spoolDirectory;
         private String password;
         private Path passwordFile;
@@ -256,6 +272,15 @@ public final class PostgresStorageConfig {
                 throw new IllegalArgumentException("socketTimeout must not be negative: " + socketTimeout);
             }
             this.socketTimeout = socketTimeout;
+            return this;
+        }
+
+        /** @see #DEFAULT_FAILOVER_TIMEOUT; zero: a write fails at its first failed attempt. */
+        public Builder failoverTimeout(Duration failoverTimeout) {
+            if (failoverTimeout.isNegative()) {
+                throw new IllegalArgumentException("failoverTimeout must not be negative: " + failoverTimeout);
+            }
+            this.failoverTimeout = failoverTimeout;
             return this;
         }
 

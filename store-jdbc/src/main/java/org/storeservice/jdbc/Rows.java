@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.List;
 import org.storeservice.api.storage.EntryKind;
 import org.storeservice.api.storage.StoredEntry;
 
@@ -38,34 +37,13 @@ final class Rows {
         }
     }
 
-    /**
-     * Adds every request to the prepared upsert as one JDBC batch and executes it; the caller commits. The values are
-     * in memory ({@link JdbcStorage#putAll}).
-     */
-    static void writeBatch(PreparedStatement statement, List<WriteRequest> requests, Dialect dialect)
-            throws SQLException {
-        try {
-            for (WriteRequest request : requests) {
-                InputStream streamed = bind(statement, request, dialect);
-                if (streamed != null) {
-                    closeQuietly(streamed);
-                    throw new SQLException("A batch takes values in memory only");
-                }
-                statement.addBatch();
-            }
-            statement.executeBatch();
-        } finally {
-            clearQuietly(statement);
-        }
-    }
-
     /** Binds the six parameters of {@link Sql#upsert}; returns a stream the driver reads while it runs, or null. */
     private static InputStream bind(PreparedStatement statement, WriteRequest request, Dialect dialect)
             throws SQLException {
         try {
             statement.setString(1, request.key());
             statement.setBytes(2, KeyOrder.of(request.key()));
-            statement.setString(3, request.kind() == EntryKind.TEXT ? TEXT : BYTES);
+            statement.setString(3, kindCode(request.kind()));
             if (request.text() != null) {
                 statement.setString(4, request.text());
             } else {
@@ -82,6 +60,11 @@ final class Rows {
         } catch (IOException e) {
             throw new SQLException("Could not read the spooled value: " + e.getMessage(), e);
         }
+    }
+
+    /** The {@code kind} column's code for {@code kind}. */
+    static String kindCode(EntryKind kind) {
+        return kind == EntryKind.TEXT ? TEXT : BYTES;
     }
 
     /** A reused statement (SQLite's writer) would otherwise keep the last value it bound alive. */

@@ -49,6 +49,11 @@ interface WritePath extends AutoCloseable {
         return write(WriteRequest.deletion(key));
     }
 
+    /** Whether the last attempt to commit succeeded (or none failed yet); {@code false} while the database is away. */
+    default boolean committing() {
+        return true;
+    }
+
     /** Finishes or fails what is in flight and releases connections. */
     @Override
     void close();

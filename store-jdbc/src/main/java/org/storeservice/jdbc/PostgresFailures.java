@@ -1,0 +1,50 @@
+package org.storeservice.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+
+/**
+ * Which PostgreSQL failures a write waits out (the database is away, restarting, failing over, or busy) and which are
+ * the write's own (the database refused it), by SQLSTATE
+ * (<a href="https://www.postgresql.org/docs/current/errcodes-appendix.html">PostgreSQL's error codes</a>).
+ */
+final class PostgresFailures {
+    private PostgresFailures() {
+    }
+
+    /**
+     * Whether trying again, on another connection, may succeed: no connection (class 08, or the pool timed out
+     * waiting for one), the server shutting down or starting (57P01-57P03), a cancelled statement (57014, the
+     * statement time-out of a stalled server), a standby that cannot write (25006: connected to a demoted primary),
+     * a conflict with a concurrent transaction (40001, 40P01), too few resources (class 53: too many connections).
+     */
+    static boolean transientFailure(SQLException e) {
+        if (e instanceof SQLTransientException || e instanceof SQLRecoverableException) {
+            return true;
+        }
+        String state = e.getSQLState();
+        if (state == null) {
+            return e.getCause() instanceof java.io.IOException;
+        }
+        return state.startsWith("08") || state.startsWith("57") || state.startsWith("53") || state.startsWith("40")
+                || state.equals("25006");
+    }
+
+    /**
+     * Whether the connection was lost, or the server went down, with no answer to what was sent: if that was a
+     * commit, it may have happened (also on a primary that committed locally and died waiting for its synchronous
+     * standby).
+     */
+    static boolean lostConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state == null || state.startsWith("08") || state.startsWith("57P");
+    }
+
+    /** The message of {@code e} on one line, for a log line that names no third-party stack. */
+    static String oneLine(Throwable e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,188 @@
+package org.storeservice.jdbc;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.storeservice.api.storage.StorageException;
+
+/**
+ * The writes waiting for a group-committing writer, and the promise that each one is answered exactly once: callers
+ * put {@link Pending} writes in; the writer's threads (SQLite: one, PostgreSQL: one per lane) take every write pending
+ * at that moment as one batch. Once {@link #close closed}, nothing gets in, the consumers take what is left and then
+ * stop; once the last consumer has stopped, whatever is still queued fails instead of waiting forever.
+ */
+final class WriteQueue {
+
+    /**
+     * One item of the queue: a single write, or the writes of one {@code writeAll} that commit together (an import's
+     * batch); its result is whether every one of them was written. {@code queuedAt} is {@link System#nanoTime()}.
+     */
+    record Pending(List<WriteRequest> requests, CompletableFuture<Boolean> result, long queuedAt) {
+        Pending(List<WriteRequest> requests) {
+            this(requests, new CompletableFuture<>(), System.nanoTime());
+        }
+    }
+
+    /** Offered by {@link #close} to wake a consumer waiting for work; each consumer that takes it passes it on. */
+    private static final Pending STOP = new Pending(List.of());
+
+    private final BlockingQueue<Pending> queue;
+    private final String stoppedMessage;
+    private final AtomicInteger consumers;
+    /**
+     * Callers enqueue under the read lock and close() flips {@code closed} under the write lock, so every write
+     * that got in is queued ahead of STOP and answered; none is left waiting forever.
+     */
+    private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private volatile boolean closed;
+    /** Set when the last consumer has ended; a write queued after that is failed by its own caller. */
+    private volatile boolean stopped;
+
+    /**
+     * A queue of at most {@code capacity} items (callers wait for room beyond it, instead of growing memory without
+     * end) taken by {@code consumers} threads; a write queued once they have all ended fails with {@code stoppedMessage}.
+     */
+    WriteQueue(int capacity, int consumers, String stoppedMessage) {
+        this.queue = new LinkedBlockingQueue<>(capacity);
+        this.consumers = new AtomicInteger(consumers);
+        this.stoppedMessage = stoppedMessage;
+    }
+
+    /** Queues {@code requests} as one item (they commit in one transaction) and waits for its answer. */
+    boolean write(List<WriteRequest> requests) throws IOException {
+        Pending pending = new Pending(List.copyOf(requests));
+        enqueue(pending, true);
+        try {
+            // join() waits even if interrupted, and keeps the interrupt: once queued, the write may commit, and
+            // the caller must not be told "nothing stored" when it was.
+            return pending.result().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException cause) {
+                throw cause;
+            }
+            throw new StorageException("Write failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /**
+     * Queues {@code request} and returns at once the future its consumer completes once the write is committed, or
+     * {@code null} if the queue is full (the caller waits for room elsewhere: that is the backpressure).
+     */
+    CompletableFuture<Boolean> offer(WriteRequest request) throws IOException {
+        Pending pending = new Pending(List.of(request));
+        return enqueue(pending, false) ? pending.result() : null;
+    }
+
+    /**
+     * Puts {@code pending} on the queue, waiting for room if {@code waitForRoom}; {@code false} if the queue was
+     * full and it did not wait.
+     */
+    private boolean enqueue(Pending pending, boolean waitForRoom) throws IOException {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                throw new StorageException("Storage is closed");
+            }
+            if (stopped) {
+                throw new StorageException(stoppedMessage);
+            }
+            if (waitForRoom) {
+                queue.put(pending);
+            } else if (!queue.offer(pending)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted before the write was queued; nothing stored");
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (stopped) {
+            failLeftovers(); // the consumers ended while this write was being queued: nobody else will answer it
+        }
+        return true;
+    }
+
+    /**
+     * Waits for work and adds every write pending now, up to {@code max}, to {@code batch}; {@code false} (nothing
+     * added) once the queue is closed and empty: the consumer stops.
+     */
+    boolean takeBatch(List<Pending> batch, int max) {
+        while (!(closed && queue.isEmpty())) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                // Nothing here interrupts a consumer (close() offers STOP); if something else does, stopping would
+                // strand the writes of a storage still open, so keep serving.
+                continue;
+            }
+            queue.drainTo(batch, max - 1);
+            if (batch.removeIf(pending -> pending == STOP)) {
+                queue.offer(STOP); // the next consumer waiting for work must wake too
+            }
+            if (!batch.isEmpty()) {
+                return true;
+            }
+            if (closed) {
+                return false; // STOP comes after every write that got in: none is left
+            }
+        }
+        return false;
+    }
+
+    /** Stops new writes and wakes the consumers; {@code false} if it was closed already. */
+    boolean close() {
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            closed = true;
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+        queue.offer(STOP); // wakes a consumer waiting for work; a full queue needs no wake-up
+        return true;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Called by each consumer as it ends. After the last one, nothing answers the queue any more: what is in it
+     * fails, and so does every later write.
+     */
+    void consumerEnded() {
+        if (consumers.decrementAndGet() == 0) {
+            stopped = true;
+            failLeftovers();
+        }
+    }
+
+    /** Fails {@code pending} as left behind by a writer that has stopped; no effect on a write already answered. */
+    void failStopped(Pending pending) {
+        if (pending != STOP) {
+            pending.result().completeExceptionally(new StorageException(stoppedMessage));
+        }
+    }
+
+    private void failLeftovers() {
+        List<Pending> left = new ArrayList<>();
+        queue.drainTo(left);
+        left.forEach(this::failStopped);
+    }
+
+    /** Items queued and not yet taken by a consumer. */
+    int size() {
+        return queue.size();
+    }
+}
