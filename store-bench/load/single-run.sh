@@ -10,10 +10,12 @@
 #   CONNS        wrk connections (-c); threads are 2 (env THREADS), like compare.sh
 #   SECONDS      measured duration; a 5 s warm-up (env WARMUP) runs first on the same server
 #   PORT         default 18100
-# env: THREADS (2), WARMUP (5), NOPERF=1 (do not count fsyncs), JAVA (java), XMX (1g)
+# env: THREADS (2), WARMUP (5), NOPERF=1 (do not count fsyncs), JAVA (java), XMX (1g),
+#      DB_PROCESS=postgres (also report the CPU of every process of that name, the database's backends, per request)
 #
 # Prints one line to stdout:
-#   SCENARIO rps=R cpu_ms_per_req=C p99_ms=P req_per_fsync=F vmhwm_mib=M  (+ requests, errors, fsyncs, storage)
+#   SCENARIO rps=R cpu_ms_per_req=C p99_ms=P req_per_fsync=F vmhwm_mib=M  (+ requests, errors, fsyncs,
+#   db_cpu_ms_per_req with DB_PROCESS, storage)
 # req_per_fsync: requests / (fsync + fdatasync syscalls of the server during the measured run, perf stat
 # tracepoints); "-" if perf could not count, "inf" if there were none (memory:).
 # Raw output (server log, wrk output, perf output) goes to ${LOGS:-/tmp/bench/logs}/.
@@ -91,7 +93,12 @@ fi
 
 task_ticks() { for t in /proc/$1/task/*; do s=$(cat $t/stat 2>/dev/null) || continue; c=$(cat $t/comm 2>/dev/null); s=${s##*) }; set -- $s; echo "$(basename $t) ${c// /_} ${12} ${13}"; done; }
 [ "${THREADCPU:-0}" = 1 ] && task_ticks "$server" > "$logs/$tag.tasks0"
-c0=$(cpu_ticks "$server")
+db_ticks() { # summed utime+stime of every process named $DB_PROCESS (0 without it)
+  local total=0 p s; [ -n "${DB_PROCESS:-}" ] || { echo 0; return; }
+  for p in $(pgrep -x "$DB_PROCESS"); do s=$(cat "/proc/$p/stat" 2>/dev/null) || continue; s=${s##*) }; set -- $s; total=$((total + ${12} + ${13})); done
+  echo "$total"
+}
+c0=$(cpu_ticks "$server"); d0=$(db_ticks)
 if [ "$perf_ok" = 1 ]; then
   perf stat -x, -o "$perfout" -e syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync -p "$server" &
   perfpid=$!
@@ -99,7 +106,7 @@ if [ "$perf_ok" = 1 ]; then
 fi
 run_wrk "$secs" "$logs/$tag.wrk.txt"
 if [ -n "$perfpid" ]; then kill -INT "$perfpid" 2>/dev/null || true; wait "$perfpid" 2>/dev/null || true; fi
-c1=$(cpu_ticks "$server")
+c1=$(cpu_ticks "$server"); d1=$(db_ticks)
 if [ "${THREADCPU:-0}" = 1 ]; then task_ticks "$server" > "$logs/$tag.tasks1"
   awk -v hz="$hz" -v req="$(field requests "$logs/$tag.wrk.txt")" 'NR==FNR { u[$1]=$3; s[$1]=$4; next }
     { g=$2; gsub(/[0-9]+/, "N", g); du=$3-u[$1]; ds=$4-s[$1]; U[g]+=du; S[g]+=ds }
@@ -121,7 +128,8 @@ if [ "$perf_ok" = 1 ] && [ -s "$perfout" ]; then
 fi
 
 awk -v sc="$sc" -v rps="$rps" -v req="$req" -v dt=$((c1 - c0)) -v hz="$hz" -v p99="$p99us" -v pf="$perreq" \
-    -v hwm="$hwm_kb" -v errs="$errs" -v fs="$fsyncs" -v st="$storage" 'BEGIN {
-  printf "%s rps=%.1f cpu_ms_per_req=%.4f p99_ms=%.2f req_per_fsync=%s vmhwm_mib=%.0f  requests=%d errors=%d fsyncs=%s storage=%s\n",
-    sc, rps, (req > 0 ? dt / hz * 1000 / req : 0), p99 / 1000, pf, hwm / 1024, req, errs, fs, st }'
+    -v hwm="$hwm_kb" -v errs="$errs" -v fs="$fsyncs" -v st="${storage%%\?*}" -v db="${DB_PROCESS:-}" -v ddt=$((d1 - d0)) 'BEGIN {
+  dbcpu = db == "" ? "" : sprintf(" db_cpu_ms_per_req=%.4f", req > 0 ? ddt / hz * 1000 / req : 0)
+  printf "%s rps=%.1f cpu_ms_per_req=%.4f p99_ms=%.2f req_per_fsync=%s vmhwm_mib=%.0f  requests=%d errors=%d fsyncs=%s%s storage=%s\n",
+    sc, rps, (req > 0 ? dt / hz * 1000 / req : 0), p99 / 1000, pf, hwm / 1024, req, errs, fs, dbcpu, st }'
 # cleanup (trap) stops the server with SIGTERM and waits for it

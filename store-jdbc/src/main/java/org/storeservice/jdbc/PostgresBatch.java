@@ -139,12 +139,17 @@ final class PostgresBatch {
         return runs;
     }
 
+    /** Whether {@code request} carries a value too large for the arrays: it has a statement of its own. */
+    static boolean large(WriteRequest request) {
+        SpooledContent bytes = request.bytes();
+        return bytes != null && !(bytes.inMemory() && bytes.length() <= ARRAY_VALUE_BYTES);
+    }
+
     private static RunKind kindOf(WriteRequest request) {
         if (request.deletes()) {
             return RunKind.DELETE;
         }
-        SpooledContent bytes = request.bytes();
-        if (bytes != null && !(bytes.inMemory() && bytes.length() <= ARRAY_VALUE_BYTES)) {
+        if (large(request)) {
             return RunKind.SINGLE;
         }
         return request.policy() == OverwritePolicy.REJECT ? RunKind.INSERT_IF_ABSENT : RunKind.UPSERT;

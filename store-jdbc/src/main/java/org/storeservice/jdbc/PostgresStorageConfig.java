@@ -62,7 +62,7 @@ public final class PostgresStorageConfig {
      */
     public static final Duration DEFAULT_FAILOVER_TIMEOUT = Duration.ofSeconds(30);
     /** Most lanes committing batches at once; more only add PostgreSQL backends competing for the same CPU. */
-    static final int MAX_WRITER_LANES = 4;
+    static final int MAX_WRITER_LANES = 2;
     /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
     static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 

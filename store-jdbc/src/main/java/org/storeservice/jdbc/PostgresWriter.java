@@ -2,6 +2,7 @@ package org.storeservice.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -24,6 +25,11 @@ import org.storeservice.jdbc.WriteQueue.Pending;
  * take every write pending at that moment and commit it as one {@link PostgresBatch}: one statement, one round trip,
  * one commit for a batch of small writes. Unlike SQLite, PostgreSQL commits concurrently, so several batches are in
  * flight at once, one per lane. A write is answered only once its batch committed: acknowledged = committed.
+ *
+ * <p>A large value ({@link PostgresBatch#large}) gains nothing from a batch, and would hold a lane, and the small
+ * writes behind it, for as long as it takes to send: it is committed on its caller's thread (a WriteBytes call, which
+ * the server runs on a thread that may block), with the same retries, so large values go to the database side by
+ * side, as many as the pool has connections.
  *
  * <p><b>Failover ride-through.</b> While the database cannot commit (no connection, a primary gone, a standby that
  * cannot write, a server restarting) a batch is tried again on a fresh connection, with a pause that doubles up to
@@ -73,7 +79,20 @@ final class PostgresWriter implements WritePath {
 
     @Override
     public boolean write(WriteRequest request) throws IOException {
-        return queue.write(List.of(request));
+        if (!PostgresBatch.large(request)) {
+            return queue.write(List.of(request));
+        }
+        if (queue.isClosed()) {
+            throw new StorageException("Storage is closed");
+        }
+        Pending pending = new Pending(List.of(request));
+        try {
+            commit(List.of(pending));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(pending, new InterruptedIOException("Interrupted while waiting for PostgreSQL; the write may not be stored"));
+        }
+        return WriteQueue.answer(pending);
     }
 
     /** The writes go in as one item of the queue, so they commit in one transaction, and fail or succeed together. */

@@ -60,6 +60,11 @@ final class WriteQueue {
     boolean write(List<WriteRequest> requests) throws IOException {
         Pending pending = new Pending(List.copyOf(requests));
         enqueue(pending, true);
+        return answer(pending);
+    }
+
+    /** Waits for the answer to {@code pending}: whether it was written, or the reason it failed. */
+    static boolean answer(Pending pending) throws IOException {
         try {
             // join() waits even if interrupted, and keeps the interrupt: once queued, the write may commit, and
             // the caller must not be told "nothing stored" when it was.
