@@ -195,6 +195,12 @@ final class GroupCommitWriter implements WritePath {
                 new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
     }
 
+    /** Throws if the writer thread has stopped: a write would fail. */
+    @Override
+    public void checkWritable() throws IOException {
+        queue.checkRunning();
+    }
+
     /** Writes queued and not yet taken by the writer; for tests that line writes up into one batch. */
     int pending() {
         return queue.size();

@@ -219,6 +219,17 @@ public final class JdbcStorage implements Storage {
         return writes.delete(key);
     }
 
+    /**
+     * A read (the connections for reads work), then the write path's own check: SQLite's writer is running;
+     * PostgreSQL commits a one-row update, so that readiness means that a write would commit now, not only that the
+     * database answers reads (a new primary does before it commits, while it waits for a synchronous standby).
+     */
+    @Override
+    public void checkWritable() throws IOException {
+        Storage.super.checkWritable();
+        writes.checkWritable();
+    }
+
     /** Whether writes commit: {@code false} from a failed attempt (PostgreSQL away) until one succeeds again. */
     boolean writesCommitting() {
         return writes.committing();

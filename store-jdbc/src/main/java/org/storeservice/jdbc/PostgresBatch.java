@@ -54,6 +54,8 @@ final class PostgresBatch {
     private final String upsertRows;
     private final String insertRowsIfAbsent;
     private final String deleteRows;
+    private final String touchSchemaRow;
+    private final String tableName;
 
     PostgresBatch(TableName table, Sql sql, Dialect dialect) {
         this.sql = sql;
@@ -68,6 +70,20 @@ final class PostgresBatch {
                 + " written_at = excluded.written_at";
         this.insertRowsIfAbsent = insert + " ON CONFLICT (key) DO NOTHING RETURNING key";
         this.deleteRows = "DELETE FROM " + t + " WHERE key = ANY (?::text[]) RETURNING key";
+        this.touchSchemaRow = "UPDATE " + table.sibling(SchemaVersion.TABLE) + " SET version = version WHERE table_name = ?";
+        this.tableName = table.table();
+    }
+
+    /**
+     * Commits a one-row update that changes nothing but is a write all the same: it commits only where a write of
+     * the table would (a primary, with its synchronous standby if it has one).
+     */
+    void commitProbe(Connection connection) throws SQLException {
+        connection.setAutoCommit(true);
+        try (PreparedStatement statement = connection.prepareStatement(touchSchemaRow)) {
+            statement.setString(1, tableName);
+            statement.executeUpdate();
+        }
     }
 
     /**

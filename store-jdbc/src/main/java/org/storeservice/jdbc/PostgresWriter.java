@@ -117,6 +117,16 @@ final class PostgresWriter implements WritePath {
         return failingSince.get() == COMMITTING;
     }
 
+    /** Commits a write of no consequence (see {@link PostgresBatch#commitProbe}): throws if it cannot commit now. */
+    @Override
+    public void checkWritable() throws IOException {
+        try (Connection connection = pool.getConnection()) {
+            statements.commitProbe(connection);
+        } catch (SQLException e) {
+            throw new StorageException("PostgreSQL cannot commit a write now: " + PooledConnections.withCause(e), e);
+        }
+    }
+
     /** Batches committed so far; for tests that check writes were grouped. */
     long commits() {
         return commits.get();

@@ -54,6 +54,13 @@ interface WritePath extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Returns if a write would commit now, as far as this path can tell; throws, saying why, if not. By default it
+     * can tell nothing more than that the storage is open.
+     */
+    default void checkWritable() throws IOException {
+    }
+
     /** Finishes or fails what is in flight and releases connections. */
     @Override
     void close();

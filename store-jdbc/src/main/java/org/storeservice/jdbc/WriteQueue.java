@@ -93,12 +93,7 @@ final class WriteQueue {
     private boolean enqueue(Pending pending, boolean waitForRoom) throws IOException {
         lifecycle.readLock().lock();
         try {
-            if (closed) {
-                throw new StorageException("Storage is closed");
-            }
-            if (stopped) {
-                throw new StorageException(stoppedMessage);
-            }
+            checkRunning();
             if (waitForRoom) {
                 queue.put(pending);
             } else if (!queue.offer(pending)) {
@@ -156,6 +151,16 @@ final class WriteQueue {
         }
         queue.offer(STOP); // wakes a consumer waiting for work; a full queue needs no wake-up
         return true;
+    }
+
+    /** Throws what {@link #write} would, if the queue takes no more writes (closed, or its consumers have ended). */
+    void checkRunning() throws StorageException {
+        if (closed) {
+            throw new StorageException("Storage is closed");
+        }
+        if (stopped) {
+            throw new StorageException(stoppedMessage);
+        }
     }
 
     boolean isClosed() {

@@ -151,6 +151,7 @@ class PostgresOutageTest {
 
     private void assertErrorsDuringOutage() throws SQLException {
         assertTimeoutPreemptively(HANG_GUARD, () -> {
+            assertThrows(StorageException.class, storage::checkWritable, "not ready while the database is away");
             for (int i = 0; i < 3; i++) {
                 assertEquals(Status.ERROR, store.writeString("k", "during " + i));
                 assertEquals(Status.ERROR, store.writeBytes("k", new ByteArrayInputStream(new byte[100_000])));
@@ -174,6 +175,7 @@ class PostgresOutageTest {
             }
             assertEquals(Status.SUCCESS, store.writeBytes("b", new ByteArrayInputStream(new byte[] {1, 2, 3})));
             assertEquals(Status.SUCCESS, store.writeString("k2", "after"));
+            storage.checkWritable(); // ready again: a write commits
         });
         assertEquals("after", storage.get("k").orElseThrow().text());
         assertEquals("after", storedDirectly("k"));

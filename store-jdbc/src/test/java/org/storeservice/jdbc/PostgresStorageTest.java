@@ -92,6 +92,36 @@ class PostgresStorageTest {
         }
     }
 
+    /**
+     * A database that answers reads but cannot commit a write (as a standby answers, or a new primary still waiting
+     * for its synchronous standby) is not ready: a trigger refusing writes to the schema table with a standby's
+     * SQLSTATE stands in for one.
+     */
+    @Test
+    void readinessMeansAWriteCommitsNotOnlyThatReadsAnswer() throws Exception {
+        try (Storage storage = Storages.open(postgres.uri("readiness", ""))) {
+            storage.putText("k", "v", OverwritePolicy.REPLACE);
+            storage.checkWritable();
+            try (Connection connection = postgres.connection()) {
+                connection.createStatement().execute("CREATE FUNCTION " + postgres.schema() + ".refuse_writes()"
+                        + " RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'cannot execute UPDATE in a"
+                        + " read-only transaction' USING ERRCODE = '25006'; END $$");
+                connection.createStatement().execute("CREATE TRIGGER refuse BEFORE UPDATE ON " + postgres.schema()
+                        + ".store_schema FOR EACH ROW EXECUTE FUNCTION " + postgres.schema() + ".refuse_writes()");
+            }
+
+            try {
+                assertEquals("v", storage.get("k").orElseThrow().text(), "reads still answer");
+                StorageException notReady = assertThrows(StorageException.class, storage::checkWritable);
+                assertTrue(notReady.getMessage().contains("read-only transaction"), notReady.getMessage());
+            } finally { // the schema table is shared by this class's tests
+                try (Connection connection = postgres.connection()) {
+                    connection.createStatement().execute("DROP TRIGGER refuse ON " + postgres.schema() + ".store_schema");
+                }
+            }
+        }
+    }
+
     @Test
     void recordsTheSchemaVersionAndRefusesANewerOne() throws Exception {
         Storages.open(postgres.uri("versioned", "")).close();

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageProbe;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.Protocols;
@@ -189,7 +190,7 @@ public final class StoreServer implements AutoCloseable {
             return state == State.STOPPED ? "stopping" : "starting";
         }
         StorageProbe current = probe;
-        return current == null ? "starting" : current.problem();
+        return current == null ? "starting" : current.problem().orElse(null);
     }
 
     /**

@@ -150,6 +150,22 @@ public interface Storage extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Returns if a write would be stored now; throws, saying why, if it would not: the readiness check
+     * ({@link StorageProbe}) asks this, so that a load balancer sends writes only to servers whose writes commit. It
+     * may take as long as a write; the probe bounds the wait.
+     *
+     * <p>The default reads a key nobody writes ({@value StorageProbe#PROBE_KEY}): right for a backend whose reads
+     * and writes fail together. A backend whose reads may work while its writes cannot commit (a database whose
+     * primary is gone, or waits for a synchronous standby) makes a write of its own here: PostgreSQL's commits a
+     * one-row update of its schema table.
+     *
+     * @throws IOException if a write would not be stored now, with the reason
+     */
+    default void checkWritable() throws IOException {
+        get(StorageProbe.PROBE_KEY);
+    }
+
     /** Releases the backend's resources; calls after close fail. Closing twice is harmless. */
     @Override
     void close() throws IOException;

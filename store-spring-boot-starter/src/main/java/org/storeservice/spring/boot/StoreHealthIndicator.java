@@ -1,63 +1,36 @@
 package org.storeservice.spring.boot;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.Optional;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.StorageProbe;
 
 /**
- * The storage's health, from one cheap read (a {@code get} of a probe key nobody writes) that must answer
- * within a time limit: UP if it does, DOWN with the reason if it fails or is too slow. A probe still hanging
- * from an earlier check is not joined by another: the storage is reported DOWN until it returns, so that a
- * dead database cannot pile up threads.
+ * The storage's health, with the same meaning as the ready server's {@code /health/ready}: UP if a write would be
+ * stored now ({@link StorageProbe}, which asks {@link Storage#checkWritable()} within a time limit), DOWN with the
+ * reason if not, or if the storage does not answer in time.
  */
 public class StoreHealthIndicator implements HealthIndicator, DisposableBean {
-    /** The key read: absent in any sane store, and harmless to read in every backend. */
-    static final String PROBE_KEY = "store.health.probe";
-
     private final Storage storage;
-    private final Duration timeout;
-    private final ExecutorService prober = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "store-health-probe");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private Future<?> running;
+    private final StorageProbe probe;
 
     public StoreHealthIndicator(Storage storage, Duration timeout) {
         this.storage = storage;
-        this.timeout = timeout;
+        this.probe = new StorageProbe(storage, timeout);
     }
 
     @Override
-    public synchronized Health health() {
+    public Health health() {
         Health.Builder health = new Health.Builder().withDetail("storage", storage.toString());
-        if (running != null && !running.isDone()) {
-            return health.down().withDetail("error", "an earlier probe has not returned yet").build();
-        }
-        running = prober.submit(() -> storage.get(PROBE_KEY));
-        try {
-            running.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return health.up().build();
-        } catch (ExecutionException e) {
-            return health.down(e.getCause() instanceof Exception cause ? cause : e).build();
-        } catch (TimeoutException e) {
-            return health.down().withDetail("error", "no answer within " + timeout).build();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return health.unknown().build();
-        }
+        Optional<String> problem = probe.problem();
+        return problem.isEmpty() ? health.up().build() : health.down().withDetail("error", problem.get()).build();
     }
 
     @Override
     public void destroy() {
-        prober.shutdownNow();
+        probe.close();
     }
 }

@@ -1,20 +1,24 @@
 package org.storeservice.spring.boot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.storeservice.api.storage.MemoryStorage;
 import org.storeservice.api.storage.Storage;
 
-/** UP when the probe read answers in time; DOWN when it fails, hangs, or an earlier one still hangs. */
+/**
+ * UP when the storage says a write would be stored, in time; DOWN when it fails, or hangs (an earlier question still
+ * hanging is waited for, not asked again).
+ */
 class StoreHealthIndicatorTest {
     @Test
     void aStorageThatAnswersIsUp() {
@@ -32,38 +36,42 @@ class StoreHealthIndicatorTest {
     @Test
     void aStorageThatFailsIsDownWithTheReason() throws IOException {
         Storage storage = mock(Storage.class);
-        when(storage.get(StoreHealthIndicator.PROBE_KEY)).thenThrow(new IOException("database is gone"));
+        doThrow(new IOException("database is gone")).when(storage).checkWritable();
         StoreHealthIndicator indicator = new StoreHealthIndicator(storage, Duration.ofSeconds(10));
 
         Health health = indicator.health();
 
         assertEquals(Status.DOWN, health.getStatus());
-        assertEquals("java.io.IOException: database is gone", health.getDetails().get("error"));
+        assertEquals("storage failed: database is gone", health.getDetails().get("error"));
         indicator.destroy();
     }
 
     @Test
-    void aStorageThatHangsIsDownAndNotProbedAgainUntilItAnswers() throws Exception {
+    void aStorageThatHangsIsDownAndNotAskedAgainUntilItAnswers() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch returned = new CountDownLatch(1);
         Storage storage = mock(Storage.class);
-        when(storage.get(StoreHealthIndicator.PROBE_KEY)).thenAnswer(call -> {
+        AtomicInteger asked = new AtomicInteger();
+        doAnswer(call -> {
+            asked.incrementAndGet();
             release.await();
             returned.countDown();
-            return Optional.empty();
-        });
+            return null;
+        }).when(storage).checkWritable();
         StoreHealthIndicator indicator = new StoreHealthIndicator(storage, Duration.ofMillis(50));
 
         Health hanging = indicator.health();
         Health stillHanging = indicator.health();
+        int askedWhileHanging = asked.get();
         release.countDown();
         returned.await();
         Health answered = waitUntilUp(indicator);
 
         assertEquals(Status.DOWN, hanging.getStatus());
-        assertEquals("no answer within PT0.05S", hanging.getDetails().get("error"));
+        assertEquals("storage did not answer within 50 ms", hanging.getDetails().get("error"));
         assertEquals(Status.DOWN, stillHanging.getStatus());
-        assertEquals("an earlier probe has not returned yet", stillHanging.getDetails().get("error"));
+        assertEquals("storage did not answer within 50 ms", stillHanging.getDetails().get("error"));
+        assertEquals(1, askedWhileHanging, "the second check waited for the hanging question instead of asking again");
         assertEquals(Status.UP, answered.getStatus());
         indicator.destroy();
     }
