@@ -58,6 +58,12 @@ final class OperationsOptions {
             description = "File whose first line is the keystore password. Env: STORE_TLS_KEYSTORE_PASSWORD_FILE.")
     Path tlsKeystorePasswordFile;
 
+    @Option(names = "--tls-sni-host-check", paramLabel = "BOOLEAN", defaultValue = "false", arity = "0..1",
+            description = "With --tls-keystore: refuse (400) a request whose Host the certificate does not name."
+                    + " Off by default, as IIS: clients that call by address and skip the name check are served."
+                    + " Env: STORE_TLS_SNI_HOST_CHECK.")
+    boolean tlsSniHostCheck;
+
     @Option(names = "--http-port", paramLabel = "N", converter = Converters.Port.class,
             description = "With --tls-keystore: also serve plain HTTP on this port. Env: STORE_HTTP_PORT.")
     Integer httpPort;
@@ -103,15 +109,16 @@ final class OperationsOptions {
             char[] password = keystorePassword(environment);
             try {
                 checkKeystore(tlsKeystore, password);
-                builder.tls(tlsKeystore, password);
+                builder.tls(tlsKeystore, password).tlsSniHostCheck(tlsSniHostCheck);
             } finally {
                 Arrays.fill(password, '\0');
             }
             if (httpPort != null) {
                 builder.httpPort(httpPort);
             }
-        } else if (httpPort != null || tlsKeystorePasswordFile != null) {
-            throw new IllegalArgumentException("--http-port and --tls-keystore-password-file need --tls-keystore");
+        } else if (httpPort != null || tlsKeystorePasswordFile != null || tlsSniHostCheck) {
+            throw new IllegalArgumentException(
+                    "--http-port, --tls-keystore-password-file and --tls-sni-host-check need --tls-keystore");
         }
         if (usersFile != null) {
             builder.users(BasicUsers.load(usersFile)).publicMetadata(publicMetadata);

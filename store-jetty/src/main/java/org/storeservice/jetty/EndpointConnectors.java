@@ -28,7 +28,12 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
                     add(jetty, settings, selectors, settings.port, new HttpConnectionFactory(http)), null);
         }
         HttpConfiguration https = new HttpConfiguration(http);
-        https.addCustomizer(new SecureRequestCustomizer());
+        // Jetty checks by default that the Host names the certificate, and answers 400 "Invalid SNI" where it does
+        // not: to every client that calls by address (https://10.0.0.5/...) while skipping name checks, as many
+        // legacy clients do. ASMX on IIS serves them, so the check is off unless asked for.
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(settings.tlsSniHostCheck);
+        https.addCustomizer(secure);
         trustProxies(https, settings);
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(settings.tlsKeystore.toString());

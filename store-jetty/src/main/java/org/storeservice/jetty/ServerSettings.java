@@ -38,6 +38,8 @@ final class ServerSettings {
     /** Null for plain HTTP. */
     Path tlsKeystore;
     char[] tlsKeystorePassword;
+    /** Whether HTTPS refuses a request whose Host the certificate does not name (Jetty's SNI host check). */
+    boolean tlsSniHostCheck;
     /** Negative for none. */
     int httpPort = -1;
     RequestLog.Writer accessLog;
@@ -70,6 +72,7 @@ final class ServerSettings {
         copy.requestHeadersTimeout = requestHeadersTimeout;
         copy.tlsKeystore = tlsKeystore;
         copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();
+        copy.tlsSniHostCheck = tlsSniHostCheck;
         copy.httpPort = httpPort;
         copy.accessLog = accessLog;
         copy.users = users;

@@ -452,6 +452,16 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * With {@link #tls}: refuse with {@code 400} a request whose {@code Host} the certificate does not name
+         * (Jetty's SNI host check). Off by default, as IIS: a client calling by address, or by a name the
+         * certificate lacks, while skipping the name check (as many legacy clients do) is served.
+         */
+        public Builder tlsSniHostCheck(boolean check) {
+            settings.tlsSniHostCheck = check;
+            return this;
+        }
+
         /** With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default. */
         public Builder httpPort(int httpPort) {
             if (httpPort < 0 || httpPort > 65535) {

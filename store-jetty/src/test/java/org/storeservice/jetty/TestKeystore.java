@@ -19,13 +19,18 @@ final class TestKeystore {
     private TestKeystore() {
     }
 
-    /** Generates the keystore at {@code file}. */
+    /** Generates the keystore at {@code file}, for localhost and 127.0.0.1. */
     static Path generate(Path file) throws IOException, InterruptedException {
+        return generate(file, "localhost", "dns:localhost,ip:127.0.0.1");
+    }
+
+    /** Generates the keystore at {@code file}, for the common name {@code name} and the {@code subjectAltNames}. */
+    static Path generate(Path file, String name, String subjectAltNames) throws IOException, InterruptedException {
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         Process process = new ProcessBuilder(List.of(keytool.toString(), "-genkeypair", "-keystore", file.toString(),
                 "-storetype", "PKCS12", "-storepass", new String(PASSWORD), "-alias", "store", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=localhost",
-                "-ext", "SAN=dns:localhost,ip:127.0.0.1"))
+                "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=" + name,
+                "-ext", "SAN=" + subjectAltNames))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
