@@ -22,7 +22,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * option may also come from a {@code STORE_*} environment variable ({@link EnvironmentDefaults}).
  *
  * <p>Standard output carries data only (the endpoint URL, a value, keys, an export, help, the version); messages go
- * to standard error. A wrong command line gives a one-line error and the usage on standard error, and exit status 2.
+ * to standard error. A wrong command line gives a one-line error and a line pointing to {@code --help} on standard
+ * error, and exit status 2.
  */
 public final class Main {
     static final int EXIT_OK = 0;
@@ -60,6 +61,7 @@ public final class Main {
         commandLine.setDefaultValueProvider(new EnvironmentDefaults(context.environment()));
         commandLine.setOverwrittenOptionsAllowed(true); // a repeated option's last value wins
         commandLine.setExpandAtFiles(false);            // "@name" is a key, not a file of arguments
+        commandLine.setAllowSubcommandsAsOptionParameters(true); // --users-file users: a file named like a command
         help = new PrintWriter(new OutputStreamWriter(context.out(), UTF_8), true);
         errors = new PrintWriter(context.err(), true);
         commandLine.setOut(help);
@@ -114,7 +116,10 @@ public final class Main {
         return commandLine;
     }
 
-    /** One line saying what is wrong, then the usage (or, for an unknown command, the commands), on standard error. */
+    /**
+     * One line saying what is wrong (for an unknown command, naming the commands), then one line saying where the
+     * usage is, on standard error: the usage itself (about a hundred lines) would scroll the error away.
+     */
     private static int usageError(ParameterException e, String[] args) {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
@@ -125,7 +130,7 @@ public final class Main {
         } else {
             err.println("store-server: " + e.getMessage().replaceAll("\\R", " "));
         }
-        command.usage(err);
+        err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return EXIT_USAGE;
     }

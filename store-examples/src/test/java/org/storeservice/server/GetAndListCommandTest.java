@@ -76,9 +76,8 @@ class GetAndListCommandTest {
         ToolRun two = ToolRun.run("get", "--storage", storage, "a", "b");
 
         assertEquals(Main.EXIT_USAGE, none.status);
-        assertTrue(none.err.startsWith("store-server: Missing required parameter: 'KEY'" + System.lineSeparator()
-                + "Print the value stored under KEY." + System.lineSeparator()
-                + "Usage: java -jar store-server.jar get"), none.err);
+        assertEquals("store-server: Missing required parameter: 'KEY'" + System.lineSeparator()
+                + "Try 'java -jar store-server.jar get --help' for more information." + System.lineSeparator(), none.err);
         assertEquals(Main.EXIT_USAGE, two.status);
         assertTrue(two.err.startsWith("store-server: Unmatched argument at index 4: 'b'"), two.err);
         assertEquals(0, none.out.length + two.out.length);
@@ -120,7 +119,7 @@ class GetAndListCommandTest {
         assertTrue(option.err.startsWith("store-server: Unknown options: '--limit', '3'"), option.err);
         assertEquals(Main.EXIT_USAGE, scheme.status);
         assertTrue(scheme.err.startsWith("store-server: No storage backend for 'nosuch:x'; known prefixes:"), scheme.err);
-        assertTrue(scheme.err.contains("Usage: java -jar store-server.jar export"), scheme.err);
+        assertTrue(scheme.err.contains("Try 'java -jar store-server.jar export --help' for more information."), scheme.err);
     }
 
     @Test

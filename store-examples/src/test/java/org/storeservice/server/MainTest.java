@@ -49,12 +49,13 @@ class MainTest {
     }
 
     @Test
-    void aBadOptionGivesOneLineThenTheUsageOnStandardErrorAndStatus2() {
+    void aBadOptionGivesOneLineThenWhereTheUsageIsOnStandardErrorAndStatus2() {
         assertEquals(Main.EXIT_USAGE, main.run("--port", "x"));
 
         String[] lines = err.toString(UTF_8).split("\\R");
         assertEquals("store-server: Invalid value for option '--port': not a whole number: x", lines[0]);
-        assertTrue(lines[1].startsWith("Usage: "), lines[1]);
+        assertEquals("Try 'java -jar store-server.jar --help' for more information.", lines[1]);
+        assertEquals(2, lines.length, "the error and the pointer to --help, not the whole usage");
         assertEquals("", out.toString(UTF_8));
     }
 
@@ -64,7 +65,8 @@ class MainTest {
 
         String[] lines = err.toString(UTF_8).split("\\R");
         assertEquals("store-server: No storage backend for 'nosuch:x'; known prefixes: [files:, jdbc:postgresql:, memory:, sqlite:]", lines[0]);
-        assertTrue(lines[1].startsWith("Usage: "), lines[1]);
+        assertEquals("Try 'java -jar store-server.jar --help' for more information.", lines[1]);
+        assertEquals(2, lines.length);
         assertTrue(hooks.isEmpty());
     }
 

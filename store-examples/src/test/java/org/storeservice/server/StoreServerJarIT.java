@@ -57,14 +57,14 @@ class StoreServerJarIT {
     }
 
     @Test
-    void aBadOptionExitsWithStatus2AndTheUsage() throws Exception {
+    void aBadOptionExitsWithStatus2AndWhereTheUsageIs() throws Exception {
         Process process = ServerJar.command("--no-such-option").start();
 
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
         String stderr = new String(process.getErrorStream().readAllBytes(), UTF_8);
         assertTrue(stderr.startsWith("store-server: Unknown option: '--no-such-option'"), stderr);
-        assertTrue(stderr.contains("Usage: java -jar store-server.jar"), stderr);
+        assertTrue(stderr.contains("Try 'java -jar store-server.jar --help' for more information."), stderr);
         assertEquals("", new String(process.getInputStream().readAllBytes(), UTF_8));
     }
 
