@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.storeservice.testkit.ChildJvm;
 
 /**
  * The SQLite backend's heap stays bounded whatever the writes in flight: 64 concurrent 4 MiB writes (256 MiB of
@@ -22,19 +23,13 @@ class SqliteBoundedMemoryTest {
 
     @Test
     void manyConcurrentLargeWritesFitASmallHeap(@TempDir Path directory) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // Direct memory bounded too: the JDK copies a heap array written to a file through a direct buffer of the
         // write's size and keeps it per thread, so whole spooled values written at once exhausted it.
-        Process process = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:MaxDirectMemorySize=16m", "-XX:+UseSerialGC",
-                "-XX:+ExitOnOutOfMemoryError", "-cp", classPath(), SqliteBoundedMemoryMain.class.getName(),
-                directory.toString(), "64", Integer.toString(4 << 20))
-                .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        // a bound so a broken child cannot hang the build; the assertion is on the output, not on time
-        if (!process.waitFor(10, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-        }
-        assertEquals(0, process.exitValue(), output);
+        ChildJvm.Result child = ChildJvm.run(List.of("-Xmx64m", "-XX:MaxDirectMemorySize=16m", "-XX:+UseSerialGC",
+                "-XX:+ExitOnOutOfMemoryError"), classPath(), SqliteBoundedMemoryMain.class,
+                List.of(directory.toString(), "64", Integer.toString(4 << 20)), Duration.ofMinutes(10));
+        String output = child.output();
+        assertEquals(0, child.exitStatus(), output);
         assertTrue(output.contains("stored 64 values exactly, 0 spool files left"), output);
     }
 

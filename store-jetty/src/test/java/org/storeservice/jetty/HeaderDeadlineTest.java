@@ -43,9 +43,30 @@ class HeaderDeadlineTest {
     }
 
     @Test
-    void aTrickledFirstHeadIsClosedWith408() throws Exception {
+    void aTrickledFirstHeadIsCutOff() throws Exception {
         try (Socket socket = RawHttp.connect(endpoint)) {
             assertCutOffWhileTrickling(socket, "POST /API/Store.asmx HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+        }
+    }
+
+    /**
+     * A head that stops coming in before its end (a few bytes trickled, then nothing) gets the 408 itself: no byte of
+     * it is left unread when the server closes, so no reset can hide the answer. The idle timeout (five minutes)
+     * cannot be what cut it.
+     */
+    @Test
+    void aHeadThatStopsHalfwayIsAnswered408ThenClosed() throws Exception {
+        try (Socket socket = RawHttp.connect(endpoint)) {
+            RawHttp.send(socket, "POST /API/Store.asmx HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+            for (int i = 0; i < 3; i++) {
+                RawHttp.send(socket, "a");
+                Thread.sleep(10);
+            }
+
+            String received = RawHttp.readUntilClosed(socket);
+
+            assertTrue(received.startsWith("HTTP/1.1 408 "), received);
+            assertTrue(storage.get("k").isEmpty());
         }
     }
 
