@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Starts the reference highly available deployment on this machine, over loopback, from Debian's packages:
+# etcd (one member), three PostgreSQL nodes managed by Patroni in synchronous mode, two Store servers with a
+# multi-host URL, and HAProxy in front of the servers. Nothing here uses or touches a PostgreSQL on port 5432.
+#
+# usage: deploy/ha/start.sh            (deploy/ha/stop.sh stops everything it started)
+# env:   STORE_HA_DIR   work directory: data, logs, pid files (default /tmp/store-ha; must not exist or be empty)
+#        STORE_JAR      the ready server's jar (default store-examples/target/store-server.jar: mvn package)
+#        JAVA           java (default: java)
+# Packages: apt-get install postgresql patroni etcd-server haproxy (and a JDK 17).
+#
+# Ports (all on 127.0.0.1): HAProxy 18300 (the endpoint clients use: http://127.0.0.1:18300/API/Store.asmx);
+# Store servers 18301, 18302 (management: 18311, 18312); PostgreSQL 5441-5443; Patroni REST 8441-8443;
+# etcd 2479 (clients), 2480 (peers).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+dir=${STORE_HA_DIR:-/tmp/store-ha}
+jar=${STORE_JAR:-$root/store-examples/target/store-server.jar}
+java=${JAVA:-java}
+
+say() { echo "store-ha: $*"; }
+die() { echo "store-ha: $*" >&2; exit 1; }
+
+for tool in etcd patroni haproxy curl psql "$java"; do
+  command -v "$tool" >/dev/null || die "missing $tool (apt-get install postgresql patroni etcd-server haproxy)"
+done
+bin_dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$bin_dir" ] || die "no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)"
+[ -r "$jar" ] || die "no server jar at $jar (mvn -B -ntp package -DskipTests, or set STORE_JAR)"
+if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ]; then
+  die "$dir is not empty: stop the deployment first (deploy/ha/stop.sh), or set STORE_HA_DIR"
+fi
+for port in 18300 18301 18302 18311 18312 5441 5442 5443 8441 8442 8443 2479 2480; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is in use on 127.0.0.1"; fi
+done
+
+mkdir -p "$dir"
+chmod 755 "$dir"   # the postgres user (below) must reach its node's directory
+# PostgreSQL refuses to run as root: as root, Patroni (and so PostgreSQL) runs as the postgres user.
+as_db_user() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# wait_for SECONDS DESCRIPTION COMMAND...: runs COMMAND every 0.5 s until it succeeds.
+wait_for() {
+  local seconds=$1 what=$2; shift 2
+  for _ in $(seq $((seconds * 2))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  die "$what did not happen within $seconds s; logs in $dir"
+}
+
+# 1. etcd: the DCS, where Patroni keeps the leader lock. One member here; three or five on real hosts.
+say "starting etcd"
+etcd --name store-ha --data-dir "$dir/etcd" \
+  --listen-client-urls http://127.0.0.1:2479 --advertise-client-urls http://127.0.0.1:2479 \
+  --listen-peer-urls http://127.0.0.1:2480 --initial-advertise-peer-urls http://127.0.0.1:2480 \
+  --initial-cluster store-ha=http://127.0.0.1:2480 > "$dir/etcd.log" 2>&1 &
+echo $! > "$dir/etcd.pid"
+wait_for 30 "etcd answering" bash -c "curl -sf http://127.0.0.1:2479/health | grep -q true"
+
+# 2. Three PostgreSQL nodes under Patroni.
+for n in 1 2 3; do
+  mkdir -p "$dir/node$n"
+  sed -e "s|@NAME@|node$n|g" -e "s|@REST_PORT@|844$n|g" -e "s|@PG_PORT@|544$n|g" -e "s|@ETCD_PORT@|2479|g" \
+      -e "s|@DIR@|$dir|g" -e "s|@BIN_DIR@|$bin_dir|g" "$here/patroni.yml.template" > "$dir/node$n/patroni.yml"
+  if [ "$(id -u)" -eq 0 ]; then chown -R postgres: "$dir/node$n"; fi
+  chmod 700 "$dir/node$n"
+  say "starting Patroni node$n (PostgreSQL on 544$n)"
+  # The shell writes its own PID, then becomes Patroni: stop.sh signals Patroni itself, not runuser.
+  as_db_user sh -c 'echo $$ > "$1/patroni.pid"; exec patroni "$1/patroni.yml" > "$1/patroni.log" 2>&1' \
+    sh "$dir/node$n" &
+  if [ "$n" = 1 ]; then  # node1 bootstraps the cluster; the others clone it once it runs
+    wait_for 120 "node1 becoming the primary" curl -sf http://127.0.0.1:8441/primary
+  fi
+done
+wait_for 120 "a synchronous standby" bash -c \
+  "curl -sf http://127.0.0.1:8441/cluster | grep -q '\"role\": *\"sync_standby\"'"
+wait_for 120 "both standbys streaming" bash -c \
+  "[ \$(curl -sf http://127.0.0.1:8441/cluster | grep -o '\"state\": *\"\\(streaming\\|running\\)\"' | wc -l) -ge 3 ]"
+
+# 3. The Store database and its account, on the primary.
+leader=$(for n in 1 2 3; do curl -sf -o /dev/null "http://127.0.0.1:844$n/primary" && echo "544$n" && break; done)
+PGPASSWORD=store-ha-superuser psql -q -h 127.0.0.1 -p "$leader" -U postgres -d postgres \
+  -c "CREATE ROLE store LOGIN PASSWORD 'store-ha-app'" -c "CREATE DATABASE store OWNER store"
+
+# 4. Two Store servers. The URL names every node; pgjdbc connects to the one that is primary now and checks
+#    again every second (hostRecheckSeconds) which one that is. The password comes from the environment, not
+#    the URL (it would show in ps).
+url="jdbc:postgresql://127.0.0.1:5441,127.0.0.1:5442,127.0.0.1:5443/store?user=store&targetServerType=primary"
+url="$url&hostRecheckSeconds=1&connectTimeout=2&poolSize=4"
+for s in 1 2; do
+  say "starting Store server $s on 1830$s (management 1831$s)"
+  STORE_STORAGE_PASSWORD=store-ha-app "$java" -Xmx256m -jar "$jar" serve --port "1830$s" \
+    --management-port "1831$s" --storage "$url" > "$dir/store$s.log" 2>&1 &
+  echo $! > "$dir/store$s.pid"
+done
+for s in 1 2; do
+  wait_for 60 "Store server $s ready" curl -sf "http://127.0.0.1:1831$s/health/ready"
+done
+
+# 5. HAProxy in front.
+sed -e "s|@HAPROXY_PORT@|18300|g" -e "s|@SERVER1_PORT@|18301|g" -e "s|@SERVER2_PORT@|18302|g" \
+    -e "s|@SERVER1_MANAGEMENT_PORT@|18311|g" -e "s|@SERVER2_MANAGEMENT_PORT@|18312|g" \
+    "$here/haproxy.cfg.template" > "$dir/haproxy.cfg"
+haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" > "$dir/haproxy.log" 2>&1
+wait_for 30 "HAProxy serving the endpoint" curl -sf "http://127.0.0.1:18300/API/Store.asmx?wsdl"
+say "ready: http://127.0.0.1:18300/API/Store.asmx (work directory $dir)"
