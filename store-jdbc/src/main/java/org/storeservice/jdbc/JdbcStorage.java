@@ -114,7 +114,7 @@ public final class JdbcStorage implements Storage {
             SchemaVersion.ensure(connection, dialect, table);
         } catch (SQLException e) {
             throw new StorageException("Could not connect to PostgreSQL at " + config.jdbcUrlWithoutParameters()
-                    + ": " + e.getMessage(), e);
+                    + ": " + PooledConnections.withCause(e), e);
         }
         HikariDataSource pool;
         try {

@@ -142,6 +142,20 @@ class PostgresOutageTest {
         });
     }
 
+    /** Every host of a multi-host URL down (one refusing, one unknown): one line at start naming why, no hang. */
+    @Test
+    void openingWhenNoHostOfAMultiHostUrlAnswersSaysWhy() throws Exception {
+        String uri = "jdbc:postgresql://127.0.0.1:" + proxy.port() + ",nosuchhost.invalid:5432/test?user=u"
+                + "&targetServerType=primary&connectTimeout=2";
+        proxy.cut();
+        StorageException failure = assertTimeoutPreemptively(HANG_GUARD,
+                () -> assertThrows(StorageException.class, () -> Storages.open(uri)));
+        assertTrue(failure.getMessage().startsWith("Could not connect to PostgreSQL at jdbc:postgresql://127.0.0.1:"
+                + proxy.port() + ",nosuchhost.invalid:5432/test: The connection attempt failed."), failure.getMessage());
+        assertTrue(failure.getMessage().contains("nosuchhost.invalid") && !failure.getMessage().contains("\n"),
+                failure.getMessage());
+    }
+
     @Test
     void openingWhileTheDatabaseIsDownFails() throws Exception {
         proxy.cut();
