@@ -55,6 +55,8 @@ class HighAvailabilityIT {
     private static final int KILLS = 3;
     /** What a failover may cost: one Error per server (two servers). */
     private static final int ERRORS_PER_KILL = 2;
+    /** The longest a write may wait: the default failover time-out (30 s), plus one attempt (the 6 s socket time-out). */
+    private static final Duration BOUND = Duration.ofSeconds(36);
 
     private static Path directory;
     private static Path repository;
@@ -164,6 +166,9 @@ class HighAvailabilityIT {
             assertTrue(errors <= allowed, events.get(e) + ": " + errors + " writes not answered Success, at most "
                     + allowed + " allowed");
         }
+        long slowest = all.stream().mapToLong(w -> w.answered() - w.started()).max().orElse(0);
+        assertTrue(slowest < BOUND.toNanos(), "a write waited " + TimeUnit.NANOSECONDS.toMillis(slowest)
+                + " ms, longer than the failover time-out and one attempt");
         assertStored(all);
     }
 
