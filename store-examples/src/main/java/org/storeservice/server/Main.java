@@ -53,6 +53,7 @@ public final class Main {
         commandLine.addSubcommand("list", new ListCommand(context));
         commandLine.addSubcommand("export", new ExportCommand(context));
         commandLine.addSubcommand("import", new ImportCommand(context));
+        commandLine.addSubcommand("backup", new BackupCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
         commandLine.addSubcommand("compare", new CompareCommand(context));
         commandLine.addSubcommand("users", new CommandLine(new UsersCommand())

@@ -230,6 +230,35 @@ public final class JdbcStorage implements Storage {
         writes.checkWritable();
     }
 
+    /**
+     * SQLite only: writes a consistent copy of the database to {@code target} while the storage serves ({@code VACUUM
+     * INTO}, on a connection of its own: one read transaction, so the copy holds exactly the writes committed before it
+     * began, which includes every write acknowledged by then, and no write waits for it). The copy is a plain SQLite
+     * file that {@link #sqlite} opens as it is. A copy that fails is deleted.
+     *
+     * @throws StorageException for PostgreSQL (whose own tools, pg_dump and pg_basebackup, make backups), if
+     *     {@code target} exists, or if the copy fails
+     */
+    public void backupTo(Path target) throws IOException {
+        ensureOpen();
+        if (!(reads instanceof SqliteReaders sqlite)) {
+            throw new StorageException("backup copies SQLite storage only; for PostgreSQL use pg_dump (a logical copy)"
+                    + " or pg_basebackup with WAL archiving (point-in-time recovery)");
+        }
+        Path absolute = target.toAbsolutePath();
+        if (Files.exists(absolute)) {
+            throw new StorageException("Will not overwrite " + absolute + ": name a file that does not exist");
+        }
+        try (Connection connection = sqlite.openForCopy();
+                PreparedStatement statement = connection.prepareStatement("VACUUM INTO ?")) {
+            statement.setString(1, absolute.toString());
+            statement.execute();
+        } catch (SQLException e) {
+            Files.deleteIfExists(absolute);
+            throw new StorageException("Backup of " + description + " to " + absolute + " failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Whether writes commit: {@code false} from a failed attempt (PostgreSQL away) until one succeeds again. */
     boolean writesCommitting() {
         return writes.committing();

@@ -48,6 +48,18 @@ final class SqliteReaders implements ReadConnections {
         return connection;
     }
 
+    /**
+     * A connection of its own that is not query-only, for {@code VACUUM INTO} (which writes another file, and which
+     * SQLite refuses on a query-only connection); it reads the database like any reader and never takes its write
+     * lock. The caller closes it.
+     */
+    Connection openForCopy() throws SQLException {
+        if (closed) {
+            throw new SQLException("Storage is closed");
+        }
+        return config.createConnection(url);
+    }
+
     @Override
     public void release(Connection connection, boolean broken) {
         if (broken || closed || !idle.offer(connection)) {
