@@ -2,7 +2,6 @@ package org.storeservice.jetty;
 
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.handler.ErrorHandler;
 
 /** What the endpoint's server and the management server share: they say nothing about themselves, and stop when told. */
 final class QuietJetty {
@@ -13,12 +12,9 @@ final class QuietJetty {
     static void quiet(Server jetty) {
         // Stopping is the host's call (see StoreServer#stop()); Jetty must not register a JVM shutdown hook of its own.
         jetty.setStopAtShutdown(false);
-        // Jetty answers what the handlers do not (other paths, malformed HTTP): never with a stack or a message.
-        ErrorHandler errors = new ErrorHandler();
-        errors.setShowStacks(false);
-        errors.setShowCauses(false);
-        errors.setShowMessageInTitle(false);
-        jetty.setErrorHandler(errors);
+        // Jetty answers what the handlers do not (malformed HTTP, a stop that cuts a request off): with the status
+        // and its reason alone, never a page naming the software, a message or a stack.
+        jetty.setErrorHandler(new BareErrorHandler());
     }
 
     /** An HTTP configuration that sends neither {@code Server} nor {@code X-Powered-By}. */
@@ -27,6 +23,9 @@ final class QuietJetty {
         // Say nothing about the software in every response; an attacker needs no version to look up.
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
+        // IIS (http.sys) takes a request line and headers of up to 16 KiB together (MaxRequestBytes); Jetty's
+        // default is 8 KiB, which refused heads IIS served.
+        http.setRequestHeaderSize(16 * 1024);
         return http;
     }
 }
