@@ -138,9 +138,10 @@ public final class DefaultStore implements Store {
         return true;
     }
 
-    private static Status written(boolean stored, String key, String operation) {
+    private Status written(boolean stored, String key, String operation) {
         if (!stored) {
-            log.debug("{} rejected for key {}: key exists and overwrites are rejected", operation, LogSafe.key(key));
+            // An Error like any other: the operator sees why (INFO, rate-limited with the rest).
+            outcomes.rejected(operation, key, "key exists and overwrites are rejected");
             return Status.ERROR;
         }
         return Status.SUCCESS;

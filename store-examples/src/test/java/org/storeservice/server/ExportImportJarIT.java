@@ -24,7 +24,7 @@ import org.storeservice.jdbc.TestPostgres;
 
 /**
  * {@code export | import} through the real jar, two child JVMs joined by an operating-system pipe: SQLite to
- * SQLite, and SQLite to PostgreSQL as README's "Outgrowing one machine" tells operators to move.
+ * SQLite, and SQLite to PostgreSQL as docs/storage.md's "Outgrowing one machine" tells operators to move.
  */
 @Timeout(180)
 class ExportImportJarIT {

@@ -16,7 +16,7 @@ import org.storeservice.codec.fuzz.WireProperty.Binding;
 /**
  * Coverage-guided fuzz tests of each binding's decoder and the metadata query parser, against
  * {@link WireProperty}. A normal build replays the committed corpus in {@code CodecFuzzTestInputs/<method>/}
- * (seeded from the golden requests by {@link FuzzSeeds}); {@code JAZZER_FUZZ=1} fuzzes one method (README
+ * (seeded from the golden requests by {@link FuzzSeeds}); {@code JAZZER_FUZZ=1} fuzzes one method (docs/wire-compatibility.md
  * "Fuzzing").
  *
  * <p>Input layout, so that a seed can be written by hand: the {@link FuzzedDataProvider} takes its choices

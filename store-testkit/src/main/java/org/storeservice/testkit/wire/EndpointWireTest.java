@@ -266,7 +266,7 @@ public abstract class EndpointWireTest {
                 + message + "</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n"
                 + "        <h1>Server Error in '/' Application.<hr width=100% size=1 color=silver></h1>\r\n"
                 + "        <h2> <i>" + message + "</i> </h2>\r\n    </body>\r\n</html>\r\n", response);
-        // ASMX's 405 is an HttpException written by ASP.NET's error page, which adds no Allow (README, Matched)
+        // ASMX's 405 is an HttpException written by ASP.NET's error page, which adds no Allow (docs/wire-compatibility.md, Matched)
         assertEquals(Optional.empty(), response.headers().firstValue("Allow"));
     }
 
