@@ -29,6 +29,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
@@ -44,7 +46,8 @@ import org.storeservice.api.storage.StoredEntry;
  * <p>Each test opens one storage before it runs and closes it after; the subclass decides where its
  * data lives (a temporary directory, a table of its own) and removes it afterwards.
  *
- * <p>Over 300 lines on purpose: one class is the whole contract a backend author extends, one short test per case.
+ * <p>The rules are those the {@link Storage} interface states, numbered as there; each test's display name says
+ * which rule it checks, so a failure names the rule it broke.
  */
 public abstract class StorageContractTest {
     /** A value larger than any single read or network buffer, to catch partial writes. */
@@ -100,11 +103,13 @@ public abstract class StorageContractTest {
     // ---- round trips -------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 1: an absent key has no entry")
     void absentKeyHasNoEntry() throws IOException {
         assertEquals(Optional.empty(), storage.get("absent"));
     }
 
     @Test
+    @DisplayName("rule 1: text round-trips exactly")
     void textRoundTripsExactly() throws IOException {
         List<String> values = List.of(
                 "",
@@ -130,6 +135,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 1: bytes round-trip exactly")
     void bytesRoundTripExactly() throws IOException {
         byte[] everyByte = new byte[256];
         for (int i = 0; i < everyByte.length; i++) {
@@ -151,6 +157,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 1: large values round-trip exactly")
     void largeValuesRoundTrip() throws IOException {
         byte[] large = randomBytes(LARGE_VALUE_BYTES, 1);
         assertTrue(storage.putBytes("large/bytes", new ByteArrayInputStream(large), OverwritePolicy.REPLACE));
@@ -162,6 +169,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 1: long Unicode keys round-trip exactly")
     void longUnicodeKeysRoundTrip() throws IOException {
         String key = "k\ud83d\ude00\u05d0/".repeat(100); // 500 UTF-16 chars, astral and RTL
         assertTrue(storage.putText(key, "v", OverwritePolicy.REPLACE));
@@ -170,6 +178,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 3: putBytes reads its content to the end")
     void contentStreamIsReadToItsEnd() throws IOException {
         byte[] value = randomBytes(300_000, 2);
         InputStream trickle = new InputStream() { // returns few bytes per read, as a network stream does
@@ -198,6 +207,7 @@ public abstract class StorageContractTest {
     // ---- overwrites and policies -------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 1: a rewrite replaces value and kind")
     void rewritesReplaceValueAndKind() throws IOException {
         assertTrue(storage.putText("k", "first", OverwritePolicy.REPLACE));
         assertTrue(storage.putText("k", "second", OverwritePolicy.REPLACE));
@@ -214,6 +224,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 1: REJECT leaves a stored value alone")
     void rejectPolicyKeepsTheStoredValue() throws IOException {
         assertTrue(storage.putText("new-text", "a", OverwritePolicy.REJECT));
         assertTrue(storage.putBytes("new-bytes", new ByteArrayInputStream(new byte[] {7}), OverwritePolicy.REJECT));
@@ -229,6 +240,7 @@ public abstract class StorageContractTest {
     // ---- putAll (many entries at once: an import) ---------------------------------------------------
 
     @Test
+    @DisplayName("rule 5: putAll stores every entry, the last of a key wins, and stamps its own time")
     void putAllWritesEveryEntryWithItsKindReplacingWhatWasThereAndStampsItsOwnTime() throws Exception {
         assertTrue(storage.putText("replaced", "old", OverwritePolicy.REPLACE));
         assertTrue(storage.putBytes("kind-changes", new ByteArrayInputStream(new byte[] {1}), OverwritePolicy.REPLACE));
@@ -269,7 +281,6 @@ public abstract class StorageContractTest {
         }
 
         storage.close();
-        assertThrows(IOException.class, () -> storage.putAll(List.of(StoredEntry.text("closed", "x", stale))));
         Optional<Storage> reopened = reopenStorage();
         if (reopened.isPresent()) { // a durable backend: the entries last
             Storage again = track(reopened.get());
@@ -281,6 +292,7 @@ public abstract class StorageContractTest {
     // ---- failures ----------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 3: a failing content stream stores nothing and keeps the previous value")
     void failingContentStreamStoresNothingAndKeepsThePreviousValue() throws IOException {
         assertTrue(storage.putText("kept", "previous", OverwritePolicy.REPLACE));
         for (int failAfter : new int[] {0, 1000, 200_000}) {
@@ -302,6 +314,7 @@ public abstract class StorageContractTest {
     // ---- concurrency -------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 2: concurrent writers to one key leave one whole value")
     void concurrentWritersToOneKeyLeaveOneWholeValue() throws Exception {
         int writers = concurrentWriters();
         int size = 64 * 1024;
@@ -330,6 +343,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 2: concurrent writers to different keys lose nothing")
     void concurrentWritersToDifferentKeysLoseNothing() throws Exception {
         int writers = concurrentWriters();
         List<Callable<Boolean>> tasks = new ArrayList<>();
@@ -366,6 +380,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 2: under REJECT exactly one concurrent writer of a new key wins")
     void rejectPolicyLetsExactlyOneConcurrentWriterWin() throws Exception {
         int writers = concurrentWriters();
         List<Callable<Boolean>> tasks = new ArrayList<>();
@@ -382,6 +397,7 @@ public abstract class StorageContractTest {
     // ---- scan --------------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 4: scan visits the keys with a prefix in String order")
     void scanVisitsKeysWithThePrefixInStringOrder() throws IOException {
         List<String> keys = List.of("b", "a", "b/1", "b/10", "b/2", "c", "a%b", "a_b", "axb", "a%", "B",
                 "\ue000", "\ud83d\ude00", "\uffff", "\uff21", "\u00e9", "", "b\ud83d\ude00", "b\ue000");
@@ -409,6 +425,7 @@ public abstract class StorageContractTest {
     }
 
     @Test
+    @DisplayName("rule 4: a visitor's failure propagates and the storage keeps serving")
     void scanPropagatesTheVisitorsFailureAndKeepsServing() throws IOException {
         for (int i = 0; i < 5; i++) {
             storage.putText("s" + i, "v", OverwritePolicy.REPLACE);
@@ -430,7 +447,13 @@ public abstract class StorageContractTest {
     // ---- delete ------------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 6: delete (optional) removes one entry and says whether there was one")
     void deleteRemovesOneEntryOfEitherKindAndSaysWhetherThereWasOne() throws Exception {
+        try {
+            storage.delete("never written");
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("rule 6: delete is optional, and " + storage.getClass().getName() + " does not support it");
+        }
         assertTrue(storage.putText("a", "text", OverwritePolicy.REPLACE));
         assertTrue(storage.putBytes("b", new ByteArrayInputStream(randomBytes(LARGE_VALUE_BYTES, 5)), OverwritePolicy.REPLACE));
         assertTrue(storage.putText("c", "kept", OverwritePolicy.REPLACE));
@@ -448,7 +471,7 @@ public abstract class StorageContractTest {
         assertEquals("again", storage.get("a").orElseThrow().text());
 
         storage.close();
-        assertThrows(IOException.class, () -> storage.delete("c"));
+        assertThrows(IOException.class, () -> storage.delete("c"), "rule 7: after close(), delete throws IOException");
         Optional<Storage> reopened = reopenStorage();
         if (reopened.isPresent()) { // a durable backend: the deletion lasts
             Storage again = track(reopened.get());
@@ -460,16 +483,22 @@ public abstract class StorageContractTest {
     // ---- lifecycle ---------------------------------------------------------------------------------
 
     @Test
+    @DisplayName("rule 7: after close every call throws; a durable backend keeps its data")
     void closedStorageRefusesCallsAndReopenKeepsDurableData() throws Exception {
         assertTrue(storage.putText("t", "text", OverwritePolicy.REPLACE));
         assertTrue(storage.putBytes("b", new ByteArrayInputStream(new byte[] {0, 1, 2}), OverwritePolicy.REPLACE));
         storage.close();
-        assertDoesNotThrow(storage::close, "closing twice is harmless");
-        assertThrows(IOException.class, () -> storage.putText("t", "after close", OverwritePolicy.REPLACE));
+        assertDoesNotThrow(storage::close, "rule 7: closing twice is harmless");
+        assertThrows(IOException.class, () -> storage.putText("t", "after close", OverwritePolicy.REPLACE),
+                "rule 7: after close(), putText throws IOException");
         assertThrows(IOException.class,
-                () -> storage.putBytes("b", new ByteArrayInputStream(new byte[] {1}), OverwritePolicy.REPLACE));
-        assertThrows(IOException.class, () -> storage.get("t"));
-        assertThrows(IOException.class, () -> storage.scan("", entry -> { }));
+                () -> storage.putBytes("b", new ByteArrayInputStream(new byte[] {1}), OverwritePolicy.REPLACE),
+                "rule 7: after close(), putBytes throws IOException");
+        assertThrows(IOException.class, () -> storage.get("t"), "rule 7: after close(), get throws IOException");
+        assertThrows(IOException.class, () -> storage.scan("", entry -> { }),
+                "rule 7: after close(), scan throws IOException");
+        assertThrows(IOException.class, () -> storage.putAll(List.of(StoredEntry.text("closed", "x", Instant.EPOCH))),
+                "rule 7: after close(), putAll throws IOException");
 
         Optional<Storage> reopened = reopenStorage();
         if (reopened.isPresent()) { // a durable backend: everything written before close is there

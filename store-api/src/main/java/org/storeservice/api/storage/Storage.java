@@ -23,6 +23,25 @@ import org.storeservice.api.OverwritePolicy;
  *
  * <p>Implementations must be thread-safe: a store calls them from many request threads at once.
  * Keys and values have already been validated by the store (non-null, non-empty key, within limits).
+ *
+ * <p><b>The contract</b>, every rule of which {@code store-testkit}'s {@code StorageContractTest} checks (each of
+ * its failures names the rule):
+ * <ol>
+ *   <li>values round-trip exactly: text (empty, U+0000, any Unicode) as text, bytes (empty, large) as bytes; a
+ *       rewrite replaces value and kind; {@link OverwritePolicy#REJECT} leaves a stored value alone;</li>
+ *   <li>writes are atomic, also when concurrent: writers to one key leave one whole value, writers to different
+ *       keys lose nothing, and under {@code REJECT} exactly one concurrent writer of a new key wins;</li>
+ *   <li>{@link #putBytes} reads {@code content} to its end; if the stream fails, the call throws an
+ *       {@link IOException} caused by (or being) the stream's own, stores nothing and keeps the previous value;</li>
+ *   <li>{@link #scan} visits the keys with a prefix in {@link String#compareTo} order, and a visitor's failure
+ *       propagates without breaking the storage;</li>
+ *   <li>{@link #putAll} stores every entry (the last of a repeated key wins) and stamps its own write time;</li>
+ *   <li>{@link #delete} is optional: the default throws {@link UnsupportedOperationException} (the operator
+ *       commands that delete then say so), and a backend that implements it removes one entry of either kind and
+ *       says whether there was one;</li>
+ *   <li>after {@link #close()}, every call throws an {@link IOException}; closing twice is harmless; a durable
+ *       backend, opened again, has everything written before the close.</li>
+ * </ol>
  */
 public interface Storage extends AutoCloseable {
 
