@@ -61,6 +61,7 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         added.setHost(settings.host);
         added.setPort(port);
         added.setIdleTimeout(settings.idleTimeout.toMillis());
+        QuietJetty.closeIdleOnStop(added);
         added.addBean(new HeaderDeadline(settings.requestHeadersTimeout, added.getScheduler()));
         jetty.addConnector(added);
         return added;

@@ -25,6 +25,7 @@ final class ManagementServer {
         jetty = new Server(threads);
         QuietJetty.quiet(jetty);
         connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(QuietJetty.httpConfiguration()));
+        QuietJetty.closeIdleOnStop(connector);
         connector.setHost(host);
         connector.setPort(port);
         jetty.addConnector(connector);

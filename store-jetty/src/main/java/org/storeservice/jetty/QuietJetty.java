@@ -1,5 +1,6 @@
 package org.storeservice.jetty;
 
+import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 
@@ -15,6 +16,18 @@ final class QuietJetty {
         // Jetty answers what the handlers do not (malformed HTTP, a stop that cuts a request off): with the status
         // and its reason alone, never a page naming the software, a message or a stack.
         jetty.setErrorHandler(new BareErrorHandler());
+    }
+
+    /**
+     * How long a stopping server lets an idle keep-alive connection stay open, 100 ms: Jetty's default (1 s, applied
+     * twice over by its idle checks) made every stop wait about 2 s for a client that merely kept its connection
+     * open. Below about 10 ms Jetty's idle checks never fire and the stop waits for its whole time-out, so not less.
+     */
+    static final long SHUTDOWN_IDLE_TIMEOUT_MILLIS = 100;
+
+    /** Makes {@code connector} close idle connections at once when the server stops ({@link #SHUTDOWN_IDLE_TIMEOUT_MILLIS}). */
+    static void closeIdleOnStop(AbstractConnector connector) {
+        connector.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT_MILLIS);
     }
 
     /** An HTTP configuration that sends neither {@code Server} nor {@code X-Powered-By}. */

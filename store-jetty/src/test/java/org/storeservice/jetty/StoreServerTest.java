@@ -60,6 +60,30 @@ class StoreServerTest {
         }
     }
 
+    /**
+     * A stop closes a connection kept alive after its answer (it has no request in flight to wait for) and reports
+     * that nothing was cut off; the client sees the close.
+     */
+    @Test
+    void aStopClosesAnIdleKeepAliveConnectionAndCutsNothingOff() throws Exception {
+        StoreServer server = StoreServer.builder().port(0).storage(new MemoryStorage()).build().start();
+        try (Socket socket = RawHttp.connect(server.endpointUri())) {
+            RawHttp.send(socket, "GET /API/Store.asmx/WriteString?key=k&value=v HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            assertTrue(RawHttp.readHead(socket).startsWith("HTTP/1.1 200 "));
+
+            assertTrue(server.stop(), "nothing was in flight");
+            assertEquals(-1, readToEnd(socket), "the server closed it");
+        }
+    }
+
+    /** What is left of the answer's body, then the end: -1 once the server has closed the connection. */
+    private static int readToEnd(Socket socket) throws IOException {
+        while (socket.getInputStream().read() != -1) {
+            // the rest of the answer's body
+        }
+        return -1;
+    }
+
     @Test
     void aWildcardBindAddressIsNamedLocalhost() throws Exception {
         try (StoreServer server = StoreServer.builder().host("0.0.0.0").port(0)
