@@ -6,8 +6,7 @@ package org.storeservice.codec;
  *
  * <p>Immutable and thread-safe; build one with {@link #builder()} or {@link #toBuilder()}.
  *
- * <p>A little over 300 lines on purpose: every limit, its default, the attack it stops and its builder method,
- * in the one place the limits live.
+ * <p>The one place the limits live: every limit, its default, the attack it stops and its builder method.
  */
 public final class CodecLimits {
 

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.StoreLimits;
 import org.storeservice.codec.CodecLimits;
+import org.storeservice.codec.InvalidWsdlException;
 import org.storeservice.codec.Protocols;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.jetty.StoreServer;
@@ -148,11 +149,10 @@ final class ServeCommand implements Callable<Integer> {
         StoreServer server;
         try {
             server = builder.build().start();
+        } catch (InvalidWsdlException e) {
+            message("--wsdl " + wsdl + ": " + e.reason().replaceAll("\\R", " "));
+            return Main.EXIT_FAILURE;
         } catch (IllegalArgumentException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("WSDL: ")) {
-                message("--wsdl " + wsdl + ": " + e.getMessage().substring("WSDL: ".length()).replaceAll("\\R", " "));
-                return Main.EXIT_FAILURE;
-            }
             // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
         } catch (IOException | RuntimeException e) {

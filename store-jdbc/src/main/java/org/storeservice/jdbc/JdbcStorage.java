@@ -41,8 +41,8 @@ import org.storeservice.api.storage.StoredEntry;
  *
  * <p>Thread-safe.
  *
- * <p>A little over 300 lines on purpose: the two public factories and the whole {@link Storage} contract, each
- * method a few lines over what it delegates to (the {@link WritePath}, the {@link ReadConnections}, {@link Rows}).
+ * <p>The two public factories and the whole {@link Storage} contract, each method a few lines over what it delegates
+ * to (the {@link WritePath}, the {@link ReadConnections}, {@link Rows}).
  */
 public final class JdbcStorage implements Storage {
     private final Dialect dialect;

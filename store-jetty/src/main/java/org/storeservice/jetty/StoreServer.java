@@ -60,10 +60,9 @@ import org.storeservice.codec.StoreCodec;
  * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
  */
 public final class StoreServer implements AutoCloseable {
-    // Longer than the project's ~300 lines per file because StoreServer.Builder, public API, is nested here and
-    // most of it is the Javadoc of each option. The rest is one job, the lifecycle (start, stop, ports,
-    // readiness); the values are in ServerSettings, Jetty's assembly in EndpointJetty and EndpointConnectors,
-    // the storage's opening in StorageOpener, the management port in ManagementServer.
+    // One job, the lifecycle (start, stop, ports, readiness), plus the public Builder and its options' Javadoc;
+    // the values are in ServerSettings, Jetty's assembly in EndpointJetty and EndpointConnectors, the storage's
+    // opening in StorageOpener, the management port in ManagementServer.
     private static final Logger log = LoggerFactory.getLogger(StoreServer.class);
 
     /** The default port. */

@@ -7,8 +7,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import org.storeservice.codec.InvalidWsdlException;
 import org.storeservice.codec.Protocol;
 import org.storeservice.codec.Protocols;
 import org.storeservice.codec.wire.Operation;
@@ -68,14 +69,14 @@ final class OperatorWsdl {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes, start, bytes.length - start)).toString();
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("WSDL: not UTF-8 text (save it as UTF-8)");
+            throw new InvalidWsdlException("not UTF-8 text (save it as UTF-8)");
         }
     }
 
     /**
      * Checks {@code document} against the service in {@code namespace} with {@code protocols} on.
      *
-     * @throws IllegalArgumentException saying what is wrong, starting {@code "WSDL: "}
+     * @throws InvalidWsdlException saying what is wrong
      */
     static OperatorWsdl parse(String document, String namespace, Protocols protocols) {
         String text = document.startsWith("\uFEFF") ? document.substring(1) : document;
@@ -293,7 +294,7 @@ final class OperatorWsdl {
         return namespace.equals(element.getNamespaceURI()) && localName.equals(element.getLocalName());
     }
 
-    private static IllegalArgumentException invalid(String reason) {
-        return new IllegalArgumentException("WSDL: " + reason);
+    private static InvalidWsdlException invalid(String reason) {
+        return new InvalidWsdlException(reason);
     }
 }

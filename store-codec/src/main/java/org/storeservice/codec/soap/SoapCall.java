@@ -27,7 +27,7 @@ import org.storeservice.codec.wire.RequestTooLargeException;
  * end tag. When {@code <content>} comes before {@code <key>} the store cannot be called yet: the content is
  * spooled (memory, then a temporary file) until the whole document is read.
  *
- * <p>A little over 300 lines on purpose: every state and its transition stay in one file, to be read as one table.
+ * <p>Every state and its transitions are here, to be read as one table.
  *
  * <p>Not thread-safe: one per request. {@link #close()} releases the parser and any spool.
  */

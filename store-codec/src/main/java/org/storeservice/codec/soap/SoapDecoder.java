@@ -31,7 +31,7 @@ final class SoapDecoder {
     private final Map<String, Operation> operationsByAction = new HashMap<>();
 
     SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits) {
-        this(xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, EnumSet.allOf(SoapVersion.class));
+        this(xmlReaders, namespace, limits, FastPathPolicy.standard(), EnumSet.allOf(SoapVersion.class));
     }
 
     SoapDecoder(XmlReaders xmlReaders, String namespace, CodecLimits limits, FastPathPolicy fastPath,

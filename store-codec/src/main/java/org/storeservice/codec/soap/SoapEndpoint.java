@@ -39,12 +39,12 @@ public final class SoapEndpoint {
     private final Map<SoapVersion, SoapEncoder> encoders = new EnumMap<>(SoapVersion.class);
 
     public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits) {
-        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, EnumSet.allOf(SoapVersion.class));
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.standard(), EnumSet.allOf(SoapVersion.class));
     }
 
     /** An endpoint for the SOAP versions {@code protocols} has on (HttpSoap, HttpSoap12). */
     public SoapEndpoint(Store store, XmlReaders xmlReaders, String namespace, CodecLimits limits, Protocols protocols) {
-        this(store, xmlReaders, namespace, limits, FastPathPolicy.DEFAULT, versions(protocols));
+        this(store, xmlReaders, namespace, limits, FastPathPolicy.standard(), versions(protocols));
     }
 
     /** The SOAP versions whose protocol is on; both when neither is (no SOAP request reaches this endpoint then). */

@@ -43,7 +43,7 @@ import org.storeservice.api.storage.StoredEntry;
  * are compared as media types (without the optional whitespace after {@code ';'}): servlet containers rewrite
  * {@code text/xml; charset=utf-8} as {@code text/xml;charset=utf-8}, which means the same in HTTP.
  *
- * <p>Over 300 lines on purpose: one class is the whole suite a host author extends, one short test per case.
+ * <p>The whole suite a host author extends, one short test per case.
  */
 @Timeout(120)
 public abstract class EndpointWireTest {

@@ -14,10 +14,6 @@ public final class FastPathPolicy {
     static final long MINIMUM_BODY_BYTES = 16 * 1024;
     /** A run already read whole (it ends within the recorded bytes) is decoded by the parser unless this long. */
     static final int MINIMUM_RECORDED_RUN = 8 * 1024;
-    /** The codec's policy: {@link #standard()}. */
-    public static final FastPathPolicy DEFAULT = standard();
-    /** Never: every content through the parser. */
-    static final FastPathPolicy NEVER = new FastPathPolicy(false, Long.MAX_VALUE, Integer.MAX_VALUE);
     /** Bytes recorded at most before the content; a request with more takes the normal path. */
     static final int RECORDING_LIMIT = 64 * 1024;
 
@@ -32,9 +28,17 @@ public final class FastPathPolicy {
         this.minimumRecordedRun = minimumRecordedRun;
     }
 
-    /** Bodies of at least {@link #MINIMUM_BODY_BYTES} or of unknown length, runs as {@link #MINIMUM_RECORDED_RUN}. */
-    static FastPathPolicy standard() {
+    /**
+     * The codec's policy, a new one for each codec (it counts that codec's requests): bodies of at least
+     * {@link #MINIMUM_BODY_BYTES} or of unknown length, runs as {@link #MINIMUM_RECORDED_RUN}.
+     */
+    public static FastPathPolicy standard() {
         return new FastPathPolicy(true, MINIMUM_BODY_BYTES, MINIMUM_RECORDED_RUN);
+    }
+
+    /** Never: every content through the parser. */
+    static FastPathPolicy never() {
+        return new FastPathPolicy(false, Long.MAX_VALUE, Integer.MAX_VALUE);
     }
 
     /** Whether to record a body of {@code declaredLength} bytes (-1: unknown, e.g. chunked) for the fast path. */

@@ -398,7 +398,7 @@ class ContentFastPathAdversarialTest {
             envelope("<content>" + mime(80_000, 44) + "</content><key>k</key>")}) {
             byte[] body = utf8(xml);
             int failAt = xml.indexOf("<content>") + 20_000;
-            for (FastPathPolicy policy : new FastPathPolicy[] {FastPathPolicy.NEVER, ContentFastPathTest.always()}) {
+            for (FastPathPolicy policy : new FastPathPolicy[] {FastPathPolicy.never(), ContentFastPathTest.always()}) {
                 ContentFastPathTest.Side side = new ContentFastPathTest.Side(policy, CodecLimits.defaults());
                 CodecRequest request = request(UTF8_XML, new ByteArrayInputStream(body) {
                     @Override

@@ -132,7 +132,7 @@ class ContentFastPathTest {
      */
     static Outcome assertSameRequest(String what, CodecLimits limits, StoreLimits storeLimits,
             Supplier<CodecRequest> request, Boolean fastTaken) {
-        Outcome slow = run(FastPathPolicy.NEVER, limits, storeLimits, request);
+        Outcome slow = run(FastPathPolicy.never(), limits, storeLimits, request);
         Outcome fast = run(always(), limits, storeLimits, request);
         if (fastTaken != null) {
             assertEquals(fastTaken ? 1 : 0, fast.taken, what + ": fast path taken");
@@ -485,7 +485,8 @@ class ContentFastPathTest {
         byte[] value = new byte[200_000];
         new Random(11).nextBytes(value);
         byte[] body = keyFirst(Base64.getEncoder().encodeToString(value)).getBytes(StandardCharsets.UTF_8);
-        for (FastPathPolicy policy : List.of(always(), FastPathPolicy.NEVER)) {
+        FastPathPolicy never = FastPathPolicy.never();
+        for (FastPathPolicy policy : List.of(always(), never)) {
             List<Integer> estimates = new ArrayList<>();
             List<Integer> actuallyLeft = new ArrayList<>();
             ContentReadingStore store = new ContentReadingStore(content -> {
@@ -509,7 +510,7 @@ class ContentFastPathTest {
             for (int i = 0; i < estimates.size(); i++) {
                 int left = actuallyLeft.get(i);
                 int estimate = estimates.get(i);
-                if (policy == FastPathPolicy.NEVER) {
+                if (policy == never) {
                     assertEquals(0, estimate, "read " + i + " with " + left + " left");
                 } else {
                     assertTrue(estimate >= left && estimate <= left + 100,
