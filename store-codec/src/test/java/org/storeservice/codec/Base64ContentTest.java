@@ -26,11 +26,11 @@ import org.storeservice.codec.wire.XmlReaders;
 
 /**
  * What {@code <content>} accepts and rejects, on both paths (streamed: key first; spooled: content first). The
- * rules are those of Woodstox's {@code readElementAsBinary} (stax2's MIME variant), which decoded the content
- * before the codec had its own decoder: white space only between 4-character units, {@code =} only as a unit's
- * 3rd and 4th or its 4th character, more units allowed after a padded one, character references and CDATA
- * sections are text, comments and processing instructions are ignored (even inside a unit), an element is an
- * error. {@link #sameAsWoodstoxReadElementAsBinary} keeps Woodstox as the oracle over generated inputs.
+ * rules are .NET's ({@code XmlSerializationReader.ReadByteArray} → {@code System.Xml.Base64Decoder}): white space
+ * anywhere, the bits of a partial unit dropped (no padding needed), the first {@code =} ending the data with only
+ * {@code =} and white space after it; character references and CDATA sections are text, comments and processing
+ * instructions are ignored (even inside a unit), an element is an error. {@link #sameAsDotNetsBase64Decoder} keeps
+ * a plain transliteration of .NET's decoder as the oracle over generated inputs.
  */
 class Base64ContentTest {
     private static final String BASE64_FAULT = "Server was unable to read request. ---&gt; The content is not valid base64";
@@ -46,7 +46,7 @@ class Base64ContentTest {
                 Arguments.of("QQ==", "41"),
                 Arguments.of("QUJD\n QUJD", "414243414243"),
                 Arguments.of("\tQUJD\r\n", "414243"),
-                Arguments.of("QQ==QUJD", "41414243"), // units may follow a padded one
+                Arguments.of("QQ==QUJD", null), // the first '=' ends the data
                 Arguments.of("QQ==\n", "41"),
                 Arguments.of("&#81;UJD", "414243"),
                 Arguments.of("QU&#x4A;D", "414243"),
@@ -57,19 +57,19 @@ class Base64ContentTest {
                 Arguments.of("QU<!--c-->JD", "414243"),
                 Arguments.of("QU<?pi x?>JD", "414243"),
                 Arguments.of("Q<!--c-->U<![CDATA[J]]>D", "414243"),
-                Arguments.of("QQ", null), // incomplete unit at the end
-                Arguments.of("QQ=", null),
-                Arguments.of("QUJ", null),
-                Arguments.of("Q", null),
+                Arguments.of("QQ", "41"), // a partial unit's bits make what bytes they can, no padding needed
+                Arguments.of("QQ=", "41"),
+                Arguments.of("QUJ", "4142"),
+                Arguments.of("Q", ""), // six bits: no byte
                 Arguments.of("QQ==QQ", null),
-                Arguments.of(" Q U J D", null), // white space inside a unit
-                Arguments.of("QU\nJD", null),
-                Arguments.of("QU&#32;JD", null),
-                Arguments.of("Q===", null), // padding as 2nd character
-                Arguments.of("QU=D", null), // 3rd is padding, 4th is not
-                Arguments.of("QQ=\n=", null),
-                Arguments.of("====", null),
-                Arguments.of("QUJD=", null),
+                Arguments.of(" Q U J D", "414243"), // white space anywhere
+                Arguments.of("QU\nJD", "414243"),
+                Arguments.of("QU&#32;JD", "414243"),
+                Arguments.of("Q===", ""), // padding anywhere ends the data
+                Arguments.of("QU=D", null), // only '=' and white space after it
+                Arguments.of("QQ=\n=", "41"),
+                Arguments.of("====", ""),
+                Arguments.of("QUJD=", "414243"),
                 Arguments.of("&amp;", null),
                 Arguments.of("&lt;", null),
                 Arguments.of("a*b!", null),
@@ -92,16 +92,31 @@ class Base64ContentTest {
         assertOutcome("<content>" + content + "</content><key>k</key>", expectedHex);
     }
 
+    /** The same rules over SOAP 1.2 (the HTTP bindings carry bytes as numbers, not base64). */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void soap12Content(String content, String expectedHex) {
+        Fixture fixture = new Fixture();
+        CodecResponse response = fixture.handle(Fixture.soap12Post(Fixture.soap12("<WriteBytes xmlns=\"" + NS + "\">"
+                + "<key>k</key><content>" + content + "</content></WriteBytes>")));
+        assertOutcome(fixture, response, expectedHex);
+    }
+
     private static void assertOutcome(String wrapperContent, String expectedHex) {
         Fixture fixture = new Fixture();
         CodecResponse response = fixture.handle(soap11Post("WriteBytes", soap11("<WriteBytes xmlns=\"" + NS + "\">"
                 + wrapperContent + "</WriteBytes>")));
+        assertOutcome(fixture, response, expectedHex);
+    }
+
+    private static void assertOutcome(Fixture fixture, CodecResponse response, String expectedHex) {
         if (expectedHex != null) {
             assertEquals(200, response.status(), Fixture.body(response));
             assertEquals(expectedHex, HexFormat.of().formatHex(fixture.bytes("k").orElseThrow()));
         } else {
             assertEquals(400, response.status());
-            assertTrue(Fixture.body(response).contains("<faultstring>" + BASE64_FAULT), Fixture.body(response));
+            // SOAP 1.1: <faultstring>; SOAP 1.2: <soap:Text xml:lang="en">
+            assertTrue(Fixture.body(response).contains(">" + BASE64_FAULT), Fixture.body(response));
             fixture.assertNothingStored();
         }
     }
@@ -110,13 +125,10 @@ class Base64ContentTest {
     @Test
     void theFaultSaysWhatIsWrongAndWhere() {
         assertFault("a*b!", "Illegal character '*' (code 0x2a) in base64 content. Line 1, position 230.");
-        assertFault("QU\nJD", "White space (code 0xa) as character #3 of a 4-character base64 unit: white space is only"
-                + " allowed between units. Line 1, position 230.");
-        assertFault("Q===", "Padding '=' as character #2 of a 4-character base64 unit: padding is only allowed as the 3rd"
-                + " or 4th character. Line 1, position 230.");
-        assertFault("QU=D", "Illegal character 'D' (code 0x44) as character #4 of a base64 unit whose 3rd is padding:"
-                + " expected padding '='. Line 1, position 230.");
-        assertFault("QUJ", "Incomplete base64 unit at the end of the content. Line 1, position 233.");
+        assertFault("QU=D", "Illegal character 'D' (code 0x44) after the padding '=' that ends base64 content: only '='"
+                + " and white space may follow it. Line 1, position 230.");
+        assertFault("QQ==\nQUJD", "Illegal character 'Q' (code 0x51) after the padding '=' that ends base64 content:"
+                + " only '=' and white space may follow it. Line 1, position 230.");
         assertFault("QU<x/>JD", "Element content can not contain the child element 'x'. Line 1, position 232.");
     }
 
@@ -161,11 +173,11 @@ class Base64ContentTest {
 
     /**
      * Generated contents, small and large (across the parser's buffers, the body delivered in random chunks),
-     * valid and not: the codec stores exactly what Woodstox's readElementAsBinary decodes, and rejects with a
-     * base64 fault exactly what it rejects with a typed (base64) error.
+     * valid and not: the codec stores exactly what .NET's base64 decoder decodes ({@link #oracle}), and rejects with
+     * a base64 fault exactly what it rejects.
      */
     @Test
-    void sameAsWoodstoxReadElementAsBinary() throws Exception {
+    void sameAsDotNetsBase64Decoder() throws Exception {
         int accepted = 0;
         int cases = 1500;
         for (int i = 0; i < cases; i++) {
@@ -191,7 +203,8 @@ class Base64ContentTest {
             }
         }
         // the generator must exercise both sides
-        assertTrue(accepted > cases / 4 && accepted < cases * 3 / 4, accepted + " of " + cases + " accepted");
+        // (an '=' of the noise ends the data, so most long generated contents are refused)
+        assertTrue(accepted > cases / 6 && accepted < cases * 3 / 4, accepted + " of " + cases + " accepted");
     }
 
     /**
@@ -232,10 +245,15 @@ class Base64ContentTest {
             assertArrayEquals(expected, read.toByteArray(), "case " + i);
             compared++;
         }
-        assertTrue(compared > 50, compared + " compared");
+        assertTrue(compared > 30, compared + " compared");
     }
 
-    /** Woodstox's decoding of {@code <content>}: the bytes, or null for a typed (base64) error. */
+    /**
+     * .NET's decoding of {@code <content>}, written from {@code System.Xml.Base64Decoder.Decode} as plainly as possible:
+     * the element's text (Woodstox joins text, CDATA and references, and drops comments and processing
+     * instructions, as .NET's reader does), then white space skipped, six bits per char, a byte per eight, the first
+     * {@code =} ending the data with only {@code =} and white space after it. The bytes, or null for an error.
+     */
     private static byte[] oracle(String content, int bufferSize) throws XMLStreamException {
         String xml = "<r><content>" + content + "</content></r>";
         XMLStreamReader2 reader = new XmlReaders(CodecLimits.defaults())
@@ -243,18 +261,37 @@ class Base64ContentTest {
         while (reader.next() != XMLStreamConstants.START_ELEMENT || !"content".equals(reader.getLocalName())) {
             // to <content>
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[bufferSize];
+        String text;
         try {
-            int n;
-            while ((n = reader.readElementAsBinary(buffer, 0, buffer.length)) >= 0) {
-                out.write(buffer, 0, n);
-            }
-        } catch (TypedXMLStreamException e) {
-            return null;
+            text = reader.getElementText();
+        } catch (XMLStreamException e) {
+            return null; // an element inside the content
         }
-        while (reader.hasNext()) {
-            reader.next();
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int bits = 0;
+        int filled = 0;
+        int i = 0;
+        for (; i < text.length() && text.charAt(i) != '='; i++) {
+            char ch = text.charAt(i);
+            if (" \t\r\n".indexOf(ch) >= 0) {
+                continue;
+            }
+            int digit = alphabet.indexOf(ch);
+            if (digit < 0) {
+                return null;
+            }
+            bits = bits << 6 | digit;
+            filled += 6;
+            if (filled >= 8) {
+                filled -= 8;
+                out.write(bits >> filled);
+            }
+        }
+        for (; i < text.length(); i++) {
+            if ("= \t\r\n".indexOf(text.charAt(i)) < 0) {
+                return null;
+            }
         }
         return out.toByteArray();
     }

@@ -10,19 +10,18 @@ import org.storeservice.codec.content.Base64Segments;
 
 /**
  * Decodes the leading run of whole base64 units of {@code <content>} straight from the request bytes, 4 bytes
- * to 3 per step, as {@link Base64Segments} would decode the same chars: the standard alphabet, {@code =} as a
- * unit's 4th or 3rd and 4th char, white space only between units. The run stops before the first unit that is
- * not whole and plain (markup, a reference, a char that is not base64 or XML white space, a broken rule, the
- * end of the body, or a read that failed), so everything unusual is left to the parser and {@link Base64Segments}:
- * the run is only chars that the parser would have passed on unchanged as text.
+ * to 3 per step, as {@link Base64Segments} would decode the same chars: whole units of the standard alphabet,
+ * with white space between them. The run stops before the first unit that is not whole and plain (padding, white
+ * space inside it, markup, a reference, a char that is not base64 or XML white space, the end of the body, or a
+ * read that failed), so everything unusual is left to the parser and {@link Base64Segments}, which starts it on a
+ * unit boundary: the run is only chars that the parser would have passed on unchanged as text.
  *
  * <p>Counts the run's chars and line breaks as the parser counts them, so that locations after it can be
  * reported as if it had been parsed. Not thread-safe: one per request.
  */
 final class Base64ByteRun {
     private static final int INVALID = Base64Alphabet.INVALID;
-    private static final int PADDING = Base64Alphabet.PADDING;
-    /** Sextet of each byte, {@link #INVALID} or {@link #PADDING}. */
+    /** Sextet of each byte, {@link #INVALID} or padding (negative too). */
     private static final int[] SEXTETS = Base64Alphabet.sextets();
     /** The 12 bits of each pair of alphabet bytes, else -1: half the lookups of {@link #SEXTETS} in the hot loop. */
     private static final int[] PAIRS = Base64Alphabet.pairs();
@@ -191,23 +190,14 @@ final class Base64ByteRun {
         int s1 = SEXTETS[in[position + 1] & 0xFF];
         int s2 = SEXTETS[in[position + 2] & 0xFF];
         int s3 = SEXTETS[in[position + 3] & 0xFF];
-        if (s0 < 0 || s1 < 0) {
+        if ((s0 | s1 | s2 | s3) < 0) {
+            // Padding (which ends the data and lets only padding and white space follow), white space inside a
+            // unit, or anything else: the parser's, where Base64Segments applies the rules.
             ended = true;
             return;
         }
-        if (s2 >= 0 && s3 >= 0) {
-            pendingBits = s0 << 18 | s1 << 12 | s2 << 6 | s3;
-            pending = 3;
-        } else if (s2 >= 0 && s3 == PADDING) {
-            pendingBits = (s0 << 12 | s1 << 6 | s2) >> 2; // 18 bits, 2 of them fill
-            pending = 2;
-        } else if (s2 == PADDING && s3 == PADDING) {
-            pendingBits = (s0 << 6 | s1) >> 4; // 12 bits, 4 of them fill
-            pending = 1;
-        } else {
-            ended = true;
-            return;
-        }
+        pendingBits = s0 << 18 | s1 << 12 | s2 << 6 | s3;
+        pending = 3;
         position += 4;
     }
 

@@ -223,7 +223,8 @@ class ContentFastPathTest {
      */
     @Test
     void everyKindOfCharAtEveryPosition() {
-        String base = "QUJD \r\nQUI=QQ==\tQUJD\nQUJD";
+        // Valid as it is (padding only at its end, where .NET's rules allow it), so that each insert decides the outcome.
+        String base = "QUJD \r\nQUJD\tQUJD\nQUJD QUI=";
         String[] inserts = {"*", "-", "_", "\u00e9", "\uD83D\uDE00", "\u00a0", "=", " ", "\r\n", "\t", ">", "]]>",
             "&amp;", "&lt;", "&#81;", "&#x20;", "&#10;", "&foo;", "<![CDATA[QU]]>", "<![CDATA[]]>", "<!--c-->",
             "<?p d?>", "<x/>", "</content>", "<", "&", "\u0001", "\u0000"};
@@ -309,8 +310,8 @@ class ContentFastPathTest {
             for (String tail : new String[] {"</content></WriteBytes></soap:Body></soap:Envelope><",
                 "</content></WriteBytes></soap:Body></soap:Envelope>x", "</content></WriteBytes></soap:Body>",
                 "</content></WriteBytes></soap:Body></soap:Envelope><!--", "</contentx></WriteBytes></soap:Body></soap:Envelope>",
-                "</content><x></WriteBytes></soap:Body></soap:Envelope>", "QU</content\r\n  ></WriteBytes></soap:Body></soap:Envelope>",
-                "QUJ</content></WriteBytes></soap:Body></soap:Envelope>", "", "QU", "&am", "<![CDATA[QUJD", "\u0001"}) {
+                "</content><x></WriteBytes></soap:Body></soap:Envelope>", "QU=Q</content\r\n  ></WriteBytes></soap:Body></soap:Envelope>",
+                "QUJ=QUJD</content></WriteBytes></soap:Body></soap:Envelope>", "", "QU", "&am", "<![CDATA[QUJD", "\u0001"}) {
                 String xml = start.substring(0, start.indexOf('@')) + run + tail;
                 Outcome outcome = assertSame("tail " + tail, xml, true);
                 assertTrue(outcome.response.status() >= 400, outcome.body());
@@ -414,7 +415,7 @@ class ContentFastPathTest {
      */
     @Test
     void aBrokenRuleInsideTheRunIsLocatedAtItsUnit() {
-        Outcome outcome = assertSame("white space in a unit", keyFirst("QUJD\r\nQUJD QU\nJD"), true);
+        Outcome outcome = assertSame("a unit after the padding", keyFirst("QUJD\r\nQUJD QU==QUJD"), true);
         int column = Fixture.body(outcome.response).indexOf("Line 2, position 6.");
         assertTrue(column > 0, outcome.body());
     }
