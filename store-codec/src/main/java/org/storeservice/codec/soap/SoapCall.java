@@ -162,6 +162,11 @@ final class SoapCall implements AutoCloseable {
 
     private ReadState readToRoot() throws XMLStreamException, SoapFault {
         XMLStreamReader2 reader = events.reader();
+        // .NET's XmlTextReader reads XML 1.0 only: a declaration of another version is its XmlException.
+        String xmlVersion = reader.getVersion();
+        if (xmlVersion != null && !xmlVersion.equals("1.0")) {
+            throw xmlError("Version number '" + xmlVersion + "' is invalid.");
+        }
         int event = events.next();
         while (event != XMLStreamConstants.START_ELEMENT) {
             if (event == XMLStreamConstants.DTD) {

@@ -146,11 +146,22 @@ final class XmlEvents implements AutoCloseable {
                 case XMLStreamConstants.END_ELEMENT -> {
                     return joined != null ? joined.toString() : single != null ? single : "";
                 }
+                // .NET reads a string parameter with ReadElementString, whose ReadString stops at any node that is
+                // not text, CDATA or white space, and which then refuses an element that is not at its end.
+                case XMLStreamConstants.COMMENT -> throw unreadable.apply(notSimpleContent("Comment"));
+                case XMLStreamConstants.PROCESSING_INSTRUCTION ->
+                        throw unreadable.apply(notSimpleContent("ProcessingInstruction"));
                 default -> {
-                    // comments and processing instructions are not part of the text
+                    // no other event comes inside an element
                 }
             }
         }
+    }
+
+    /** .NET's XmlException for a node of {@code nodeType} inside a parameter read with ReadElementString. */
+    private String notSimpleContent(String nodeType) {
+        return "Unexpected node type " + nodeType + ". ReadElementString method can only be called on elements with"
+                + " simple or empty content." + currentPosition();
     }
 
     /** Where the current event starts, as " Line l, position p." of the body as sent. */

@@ -1,0 +1,90 @@
+package org.storeservice.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.storeservice.codec.Fixture.NS;
+import static org.storeservice.codec.Fixture.PATH;
+import static org.storeservice.codec.Fixture.post;
+import static org.storeservice.codec.Fixture.soap11;
+import static org.storeservice.codec.Fixture.soap12;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Where .NET's readers are stricter than the XML they read, Store refuses as ASMX does, and stores nothing: a string
+ * parameter holding a comment or a processing instruction ({@code XmlReader.ReadElementString}, which the
+ * serializer reads {@code string} members with), and a document declaring a version other than 1.0
+ * ({@code XmlTextReader}). CDATA and character references in a string stay text, as in .NET.
+ */
+class DotNetReaderStrictnessTest {
+    private final Fixture fixture = new Fixture();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"<key>k</key><value>a<!--c-->b</value>", "<key>k<!--c--></key><value>v</value>",
+        "<key>k</key><value><!---->v</value>"})
+    void aCommentInAStringParameterIsRefused(String parameters) {
+        assertRefused(parameters, "Unexpected node type Comment. ReadElementString method can only be called on elements"
+                + " with simple or empty content. Line 1, position ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"<key>k</key><value>a<?p d?>b</value>", "<key><?p?>k</key><value>v</value>"})
+    void aProcessingInstructionInAStringParameterIsRefused(String parameters) {
+        assertRefused(parameters, "Unexpected node type ProcessingInstruction. ReadElementString method can only be"
+                + " called on elements with simple or empty content. Line 1, position ");
+    }
+
+    @Test
+    void cdataAndReferencesInAStringParameterAreText() {
+        CodecResponse response = fixture.handle(Fixture.soap11Post("WriteString", soap11("<WriteString xmlns=\"" + NS
+                + "\"><key>k</key><value>a<![CDATA[<b>]]>&#99;&amp;</value></WriteString>")));
+        assertEquals(200, response.status(), Fixture.body(response));
+        assertEquals("a<b>c&", fixture.text("k").orElseThrow());
+    }
+
+    @Test
+    void xmlOnePointOneIsRefusedAsDotNetRefusesIt() {
+        String declaration = "<?xml version=\"1.1\" encoding=\"utf-8\"?>";
+        String body11 = soap11("<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")
+                .replaceFirst("<\\?xml[^>]*\\?>", "");
+        String body12 = soap12("<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")
+                .replaceFirst("<\\?xml[^>]*\\?>", "");
+        String message = "Version number '1.1' is invalid.";
+
+        CodecResponse byAction11 = fixture.handle(post(PATH, (declaration + body11).getBytes(StandardCharsets.UTF_8))
+                .header("Content-Type", "text/xml; charset=utf-8").header("SOAPAction", "\"" + NS + "WriteString\""));
+        assertEquals(400, byAction11.status(), Fixture.body(byAction11));
+        assertTrue(Fixture.body(byAction11).contains("<faultcode>soap:Client</faultcode><faultstring>Server was unable to"
+                + " read request. ---&gt; " + message + "</faultstring>"), Fixture.body(byAction11));
+
+        CodecResponse byElement12 = fixture.handle(post(PATH, (declaration + body12).getBytes(StandardCharsets.UTF_8))
+                .header("Content-Type", "application/soap+xml; charset=utf-8"));
+        assertEquals(500, byElement12.status(), Fixture.body(byElement12));
+        assertTrue(Fixture.body(byElement12).contains("Server was unable to process request. ---&gt; " + message),
+                Fixture.body(byElement12));
+        fixture.assertNothingStored();
+
+        CodecResponse oneZero = fixture.handle(post(PATH, ("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + body11)
+                .getBytes(StandardCharsets.UTF_8)).header("Content-Type", "text/xml; charset=utf-8")
+                .header("SOAPAction", "\"" + NS + "WriteString\""));
+        assertEquals(200, oneZero.status(), Fixture.body(oneZero));
+    }
+
+    private void assertRefused(String parameters, String messageStart) {
+        CodecResponse soap11 = fixture.handle(Fixture.soap11Post("WriteString", soap11("<WriteString xmlns=\"" + NS + "\">"
+                + parameters + "</WriteString>")));
+        assertEquals(400, soap11.status(), Fixture.body(soap11));
+        assertTrue(Fixture.body(soap11).contains("<faultcode>soap:Client</faultcode><faultstring>Server was unable to"
+                + " read request. ---&gt; " + messageStart), Fixture.body(soap11));
+        CodecResponse soap12 = fixture.handle(post(PATH, soap12("<WriteString xmlns=\"" + NS + "\">" + parameters
+                + "</WriteString>").getBytes(StandardCharsets.UTF_8))
+                .header("Content-Type", "application/soap+xml; charset=utf-8; action=\"" + NS + "WriteString\""));
+        assertEquals(400, soap12.status(), Fixture.body(soap12));
+        assertTrue(Fixture.body(soap12).contains("Server was unable to read request. ---&gt; " + messageStart),
+                Fixture.body(soap12));
+        fixture.assertNothingStored();
+    }
+}
