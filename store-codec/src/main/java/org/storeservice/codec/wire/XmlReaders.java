@@ -1,8 +1,10 @@
 package org.storeservice.codec.wire;
 
 import com.ctc.wstx.api.WstxInputProperties;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import javax.xml.stream.XMLInputFactory;
@@ -61,17 +63,36 @@ public final class XmlReaders {
     }
 
     /**
-     * A reader over {@code body}. With a {@code charset} from the Content-Type the body is decoded in it and
-     * the XML declaration's encoding is ignored, as ASMX does; without one, the encoding is detected from a
-     * BOM or the XML declaration, defaulting to UTF-8.
+     * A reader over {@code body}. With a {@code charset} from the Content-Type the body is decoded in it, unless it
+     * starts with a byte-order mark, whose encoding wins, and the XML declaration's encoding is ignored: ASMX reads
+     * the body through {@code new StreamReader(stream, charset, detectEncodingFromByteOrderMarks: true)}
+     * ({@code SoapServerProtocol.GetReaderForMessage}). Without one, the encoding is detected from a BOM or the XML
+     * declaration, defaulting to UTF-8.
      */
     public XMLStreamReader2 open(InputStream body, Charset charset) throws XMLStreamException {
         if (charset == null) {
             return (XMLStreamReader2) factory.createXMLStreamReader(body);
         }
-        if (charset.equals(StandardCharsets.UTF_8)) {
-            return (XMLStreamReader2) factory.createXMLStreamReader(body, "UTF-8");
+        PushbackInputStream input = new PushbackInputStream(body, 4);
+        Charset marked;
+        try {
+            marked = ByteOrderMark.skip(input);
+        } catch (IOException e) {
+            throw new XMLStreamException(e.getMessage(), e);
         }
-        return (XMLStreamReader2) factory.createXMLStreamReader(new InputStreamReader(body, charset));
+        // .NET's "utf-16" is Encoding.Unicode, little-endian; Java's UTF-16 reads a body without a BOM as big-endian.
+        Charset effective = marked != null ? marked
+                : charset.equals(StandardCharsets.UTF_16) ? StandardCharsets.UTF_16LE : charset;
+        if (effective.equals(StandardCharsets.UTF_8)) {
+            if (marked != null) {
+                try {
+                    input.unread(ByteOrderMark.UTF_8_BOM); // Woodstox skips it, and counts byte offsets with it
+                } catch (IOException e) {
+                    throw new XMLStreamException(e.getMessage(), e);
+                }
+            }
+            return (XMLStreamReader2) factory.createXMLStreamReader(input, "UTF-8");
+        }
+        return (XMLStreamReader2) factory.createXMLStreamReader(new InputStreamReader(input, effective));
     }
 }
