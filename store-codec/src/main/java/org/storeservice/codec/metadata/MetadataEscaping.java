@@ -1,6 +1,7 @@
 package org.storeservice.codec.metadata;
 
 import java.nio.charset.StandardCharsets;
+import org.storeservice.codec.wire.TextEscaping;
 
 /**
  * The escaping the metadata documents need: markup (XML and polyglot HTML share one), URI components
@@ -18,32 +19,17 @@ public final class MetadataEscaping {
      * character references so that attribute-value normalization cannot change them.
      */
     public static String markup(String text) {
-        StringBuilder out = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            String replacement = switch (c) {
-                case '&' -> "&amp;";
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '"' -> "&quot;";
-                case '\'' -> "&#39;";
-                case '\r' -> "&#xD;";
-                case '\n' -> "&#xA;";
-                case '\t' -> "&#x9;";
-                default -> null;
-            };
-            if (replacement != null && out == null) {
-                out = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (out != null) {
-                if (replacement != null) {
-                    out.append(replacement);
-                } else {
-                    out.append(c);
-                }
-            }
-        }
-        return out == null ? text : out.toString();
+        return TextEscaping.replacing(text, c -> switch (c) {
+            case '&' -> "&amp;";
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> "&quot;";
+            case '\'' -> "&#39;";
+            case '\r' -> "&#xD;";
+            case '\n' -> "&#xA;";
+            case '\t' -> "&#x9;";
+            default -> null;
+        });
     }
 
     /** Whether every character of {@code text} may appear in an XML 1.0 document. */

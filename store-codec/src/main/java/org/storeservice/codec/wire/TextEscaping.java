@@ -14,24 +14,18 @@ public final class TextEscaping {
      * only reproduces .NET's bytes.
      */
     public static String xmlText(String text) {
-        StringBuilder out = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            String replacement;
+        return replacing(text, c -> {
             if (c == '&') {
-                replacement = "&amp;";
+                return "&amp;";
             } else if (c == '<') {
-                replacement = "&lt;";
+                return "&lt;";
             } else if (c == '>') {
-                replacement = "&gt;";
+                return "&gt;";
             } else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xFFFE || c == 0xFFFF) {
-                replacement = "&#x" + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ';';
-            } else {
-                replacement = null;
+                return "&#x" + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ';';
             }
-            out = appendEscaped(out, text, i, c, replacement);
-        }
-        return out == null ? text : out.toString();
+            return null;
+        });
     }
 
     /**
@@ -48,30 +42,42 @@ public final class TextEscaping {
      * characters U+00A0 to U+00FF as decimal references.
      */
     public static String html(String text) {
+        return replacing(text, c -> switch (c) {
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> "&quot;";
+            case '&' -> "&amp;";
+            case '\'' -> "&#39;";
+            default -> c >= 0xA0 && c <= 0xFF ? "&#" + (int) c + ';' : null;
+        });
+    }
+
+    /** What a char is escaped as, or {@code null} to keep it. */
+    @FunctionalInterface
+    public interface Replacement {
+        String of(char c);
+    }
+
+    /**
+     * {@code text} with each char the {@code replacement} names replaced: the one loop every escaping of the codec
+     * runs (a text that needs none is returned as it is, without a copy).
+     */
+    public static String replacing(String text, Replacement replacement) {
         StringBuilder out = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            String replacement = switch (c) {
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '"' -> "&quot;";
-                case '&' -> "&amp;";
-                case '\'' -> "&#39;";
-                default -> c >= 0xA0 && c <= 0xFF ? "&#" + (int) c + ';' : null;
-            };
-            out = appendEscaped(out, text, i, c, replacement);
+            String replaced = replacement.of(c);
+            if (replaced != null && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (replaced != null) {
+                    out.append(replaced);
+                } else {
+                    out.append(c);
+                }
+            }
         }
         return out == null ? text : out.toString();
-    }
-
-    private static StringBuilder appendEscaped(StringBuilder out, String text, int index, char c, String replacement) {
-        if (replacement == null) {
-            if (out != null) {
-                out.append(c);
-            }
-            return out;
-        }
-        StringBuilder result = out != null ? out : new StringBuilder(text.length() + 16).append(text, 0, index);
-        return result.append(replacement);
     }
 }
