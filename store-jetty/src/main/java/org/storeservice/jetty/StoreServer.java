@@ -90,22 +90,19 @@ public final class StoreServer implements AutoCloseable {
     public static final String ACCESS_LOG_FORMAT = CustomRequestLog.EXTENDED_NCSA_FORMAT
             + " %{" + StoreHandler.BINDING_ATTRIBUTE + "}attr %{" + StoreHandler.OPERATION_ATTRIBUTE + "}attr %{ms}T";
 
-    private enum State { NEW, STARTED, STOPPED }
+    /** NEW, then STARTING while start() runs, SERVING once it succeeded, STOPPED once stop() began (or start failed). */
+    private enum State { NEW, STARTING, SERVING, STOPPED }
 
     private final ServerSettings config;
     /** Written under the lock; read without it by the readiness check. */
     private volatile State state = State.NEW;
     /** Whether the stop timeout cut off requests still in flight. */
     private boolean cutOff;
-    /** Whether the endpoint is fully started and not stopping. */
-    private volatile boolean serving;
     private Server server;
     private EndpointConnectors connectors;
     private ManagementServer management;
     private volatile StorageProbe probe;
     private Storage ownedStorage;
-    /** Whether start() got as far as serving; a failed start stops without announcing a stop. */
-    private boolean served;
 
     private StoreServer(ServerSettings config) {
         this.config = config;
@@ -127,7 +124,7 @@ public final class StoreServer implements AutoCloseable {
         if (state != State.NEW) {
             throw new IllegalStateException("StoreServer can be started once; it is " + state);
         }
-        state = State.STARTED;
+        state = State.STARTING;
         StorageOpener opening = null;
         try {
             if (config.managementPort >= 0) {
@@ -152,25 +149,15 @@ public final class StoreServer implements AutoCloseable {
                 config.jettyCustomizer.accept(server);
             }
             server.start();
-            served = true;
             if (management != null) {
                 probe = new StorageProbe(storage, config.readinessTimeout);
             }
-            serving = true;
-        } catch (Exception | Error e) {
-            if (opening != null && ownedStorage == null) {
-                ownedStorage = opening.openedAnyway(); // so that stop() closes what was opened
-            }
-            stop();
-            if (e instanceof IOException) {
-                throw (IOException) e;
-            }
-            if (e instanceof RuntimeException) {
-                throw (RuntimeException) e;
-            }
-            if (e instanceof Error) {
-                throw (Error) e;
-            }
+            state = State.SERVING;
+        } catch (IOException | RuntimeException | Error e) {
+            abandonStart(opening);
+            throw e;
+        } catch (Exception e) { // Jetty's start() declares Exception
+            abandonStart(opening);
             throw new IOException("Could not start the Store server on " + config.host + ':' + config.port, e);
         }
         log.info("Store endpoint listening at {}", endpointUri());
@@ -183,13 +170,21 @@ public final class StoreServer implements AutoCloseable {
         return this;
     }
 
+    /** A start that failed: closes what it opened (a storage still opening included) and stops what it started. */
+    private void abandonStart(StorageOpener opening) {
+        if (opening != null && ownedStorage == null) {
+            ownedStorage = opening.openedAnyway(); // so that stop() closes what was opened
+        }
+        stop();
+    }
+
     /** Why the server is not ready for requests, or {@code null} when it is (the readiness check). */
     private String notReadyReason() {
-        if (!serving) {
-            return state == State.STOPPED ? "stopping" : "starting";
-        }
-        StorageProbe current = probe;
-        return current == null ? "starting" : current.problem().orElse(null);
+        return switch (state) {
+            case SERVING -> probe == null ? "starting" : probe.problem().orElse(null);
+            case STOPPED -> "stopping";
+            default -> "starting";
+        };
     }
 
     /**
@@ -203,9 +198,9 @@ public final class StoreServer implements AutoCloseable {
         if (state == State.STOPPED) {
             return !cutOff;
         }
+        boolean served = state == State.SERVING; // a failed start stops without announcing a stop
         state = State.STOPPED;
-        serving = false;
-        if (server != null && served) {
+        if (served) {
             log.info("Stopping: no new connections; waiting up to {} for requests in flight", seconds(config.stopTimeout));
             try {
                 server.stop();
@@ -235,7 +230,7 @@ public final class StoreServer implements AutoCloseable {
                 log.warn("Error while closing storage {}", ownedStorage, e);
             }
         }
-        if (server != null && served) {
+        if (served) {
             log.info("Stopped");
         }
         return !cutOff;
@@ -258,8 +253,8 @@ public final class StoreServer implements AutoCloseable {
      * @throws IllegalStateException if the server is not running
      */
     public synchronized int port() {
-        if (state != State.STARTED) {
-            throw new IllegalStateException("StoreServer is " + state + ", not started");
+        if (state != State.SERVING) {
+            throw new IllegalStateException("StoreServer is " + state + ", not serving");
         }
         return connectors.endpoint().getLocalPort();
     }
@@ -316,6 +311,13 @@ public final class StoreServer implements AutoCloseable {
 
     /** Configures a {@link StoreServer}; every setting has a default except the storage. Not thread-safe. */
     public static final class Builder {
+        /** A TCP port, or 0 for any free one. */
+        private static void checkPort(String option, int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException(option + " must be 0..65535: " + port);
+            }
+        }
+
         /** What the setters write; {@link #build()} hands the server a copy. */
         private final ServerSettings settings = new ServerSettings();
 
@@ -324,9 +326,7 @@ public final class StoreServer implements AutoCloseable {
 
         /** The port to listen on, {@code 0} for any free one (see {@link StoreServer#port()}); default 8080. */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535: " + port);
-            }
+            checkPort("port", port);
             settings.port = port;
             return this;
         }
@@ -463,9 +463,7 @@ public final class StoreServer implements AutoCloseable {
 
         /** With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default. */
         public Builder httpPort(int httpPort) {
-            if (httpPort < 0 || httpPort > 65535) {
-                throw new IllegalArgumentException("httpPort must be 0..65535: " + httpPort);
-            }
+            checkPort("httpPort", httpPort);
             settings.httpPort = httpPort;
             return this;
         }
@@ -521,9 +519,7 @@ public final class StoreServer implements AutoCloseable {
          * ({@code 0} for any free one), on threads of its own. Off by default.
          */
         public Builder managementPort(int managementPort) {
-            if (managementPort < 0 || managementPort > 65535) {
-                throw new IllegalArgumentException("managementPort must be 0..65535: " + managementPort);
-            }
+            checkPort("managementPort", managementPort);
             settings.managementPort = managementPort;
             return this;
         }
