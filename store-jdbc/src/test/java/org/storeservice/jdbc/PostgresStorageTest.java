@@ -161,7 +161,8 @@ class PostgresStorageTest {
     /**
      * Content still arriving (a slow client) holds no pooled connection: it is spooled first (in the storage's
      * spool memory here). With a pool of one, another write and a read go through while the first write's content
-     * is blocked; the first is stored whole once its content arrives, and no spool file is left.
+     * is blocked; the first is stored whole once its content arrives, and no spool file is left. The pool's wait is
+     * long (10 s) so that a slow machine cannot fail it; a held connection would fail it all the same.
      */
     @Test
     void contentStillArrivingHoldsNoPooledConnection(@TempDir Path spool) throws Exception {
@@ -170,7 +171,7 @@ class PostgresStorageTest {
         BlockingContent content = new BlockingContent(head, tail, null);
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(
-                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=1000&spoolDirectory=" + spool)))) {
+                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=10000&spoolDirectory=" + spool)))) {
             assertTimeoutPreemptively(HANG_GUARD, () -> {
                 Future<Boolean> slow = caller.submit(() -> storage.putBytes("slow", content, OverwritePolicy.REPLACE));
                 content.headRead.await();

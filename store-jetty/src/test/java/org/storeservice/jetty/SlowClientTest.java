@@ -25,7 +25,7 @@ class SlowClientTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = StoreServer.builder().port(0).storage(storage).idleTimeout(Duration.ofMillis(300)).build().start();
+        server = StoreServer.builder().port(0).storage(storage).idleTimeout(Duration.ofSeconds(1)).build().start();
         endpoint = server.endpointUri();
     }
 
