@@ -42,6 +42,12 @@ public final class RequestBodyBuffer implements Closeable {
     private static final int LARGEST_SEGMENT_BYTES = 256 * 1024;
 
     private final long capacity;
+    /**
+     * How much of a body past the limit an adapter reads (and drops) before it answers: twice the limit, so that a
+     * body refused on its Content-Length (or cut off at limit + 1) that overshoots by up to another limit's worth is
+     * still read to its end, and its client gets the fault rather than a connection reset.
+     */
+    private final long readBound;
     private final long declaredLength;
     private final int memoryBytes;
     private final BodyMemoryBudget budget;
@@ -51,6 +57,8 @@ public final class RequestBodyBuffer implements Closeable {
     /** Bytes reserved from the budget: the sum of the segments' lengths. */
     private long reserved;
     private long size;
+    /** Every byte offered to {@link #append}, kept or dropped. */
+    private long received;
     private Path file;
     private FileChannel channel;
     private long fileSize;
@@ -60,6 +68,7 @@ public final class RequestBodyBuffer implements Closeable {
     RequestBodyBuffer(CodecLimits limits, BodyMemoryBudget budget, long declaredLength) {
         long max = limits.maxRequestBytes();
         this.capacity = declaredLength > max ? 0 : (max == Long.MAX_VALUE ? max : max + 1);
+        this.readBound = max > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * max;
         this.declaredLength = declaredLength;
         this.memoryBytes = limits.bodyMemoryBytes();
         this.budget = Objects.requireNonNull(budget, "budget");
@@ -76,6 +85,36 @@ public final class RequestBodyBuffer implements Closeable {
     /** The bytes held. */
     public long size() {
         return size;
+    }
+
+    /** Every byte appended so far, including those dropped past the limit: the body's progress, for a rate check. */
+    public long received() {
+        return received;
+    }
+
+    /**
+     * Whether the adapter should answer before reading any of the body: it is refused on its declared length alone,
+     * and either too long to read to its end, or not even sent yet ({@code expectsContinue}: reading would send the
+     * client a go-ahead for a body nobody will use).
+     */
+    public boolean answerWithoutReading(boolean expectsContinue) {
+        return declaredTooLongToRead() || (isFull() && expectsContinue);
+    }
+
+    /**
+     * Whether the declared length is over twice the limit: such a body is never read, so the connection cannot carry
+     * another request after the answer.
+     */
+    public boolean declaredTooLongToRead() {
+        return isFull() && declaredLength > readBound;
+    }
+
+    /**
+     * Whether the adapter has read enough and should answer now, with the client perhaps still sending: the buffer
+     * is full and more than twice the limit has been dropped through it.
+     */
+    public boolean readEnough() {
+        return isFull() && received > readBound;
     }
 
     /** Whether every byte held is in memory (none went to a file), so reading them touches no disk. */
@@ -97,6 +136,7 @@ public final class RequestBodyBuffer implements Closeable {
         if (opened || closed) {
             throw new IllegalStateException(closed ? "closed" : "already opened");
         }
+        received += bytes.remaining();
         int keep = (int) Math.min(bytes.remaining(), capacity - size);
         ByteBuffer kept = bytes.slice(bytes.position(), keep);
         bytes.position(bytes.limit());

@@ -198,4 +198,32 @@ class RequestBodyBufferTest {
     private static Set<Path> difference(Set<Path> after, Set<Path> before) {
         return after.stream().filter(p -> !before.contains(p)).collect(Collectors.toSet());
     }
+
+    /**
+     * The adapters' reading policy, in one place: a body declared over twice the limit, or over the limit and not yet
+     * sent (Expect: 100-continue), is answered without reading; one that arrives is read and dropped until twice the
+     * limit, then answered.
+     */
+    @Test
+    void theAdaptersReadAndDropUpToTwiceTheLimit() throws Exception {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 20);
+        try (RequestBodyBuffer declaredFar = new RequestBodyBuffer(limits(100, 100), budget, 201);
+                RequestBodyBuffer declaredOver = new RequestBodyBuffer(limits(100, 100), budget, 150);
+                RequestBodyBuffer withinLimit = new RequestBodyBuffer(limits(100, 100), budget, 100);
+                RequestBodyBuffer unknown = new RequestBodyBuffer(limits(100, 100), budget, -1)) {
+            assertTrue(declaredFar.answerWithoutReading(false) && declaredFar.declaredTooLongToRead());
+            assertFalse(declaredOver.answerWithoutReading(false), "read and dropped: the client gets the fault");
+            assertTrue(declaredOver.answerWithoutReading(true), "not sent yet: no go-ahead for it");
+            assertFalse(declaredOver.declaredTooLongToRead());
+            assertFalse(withinLimit.answerWithoutReading(true));
+
+            unknown.append(ByteBuffer.wrap(new byte[150]));
+            assertTrue(unknown.isFull());
+            assertFalse(unknown.readEnough(), "150 of up to 200 read");
+            unknown.append(ByteBuffer.wrap(new byte[51]));
+            assertTrue(unknown.readEnough(), "201 read: past twice the limit");
+            assertEquals(201, unknown.received());
+            assertEquals(101, unknown.size(), "the limit and one byte kept");
+        }
+    }
 }

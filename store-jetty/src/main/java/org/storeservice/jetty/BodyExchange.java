@@ -44,10 +44,7 @@ final class BodyExchange implements Runnable, Invocable {
     private final Callback callback;
     private final RequestBodyBuffer body;
     private final MinimumRate minimumRate;
-    /** How many body bytes are read at most, past those the buffer keeps, so the client gets the answer. */
-    private final long readBound;
     private final long startNanos = System.nanoTime();
-    private long received;
     /** The invocation type of the demand callback pending; set before each demand. */
     private volatile boolean blockingDemand;
 
@@ -61,18 +58,11 @@ final class BodyExchange implements Runnable, Invocable {
         this.callback = callback;
         this.body = handler.codec().newRequestBodyBuffer(request.getLength());
         this.minimumRate = handler.minimumRate();
-        // Twice the limit: a body refused on its Content-Length (or cut off at limit + 1) that overshoots the
-        // limit by up to another limit's worth is still read to its end, so its client gets the fault, not a reset.
-        long max = handler.codec().limits().maxRequestBytes();
-        this.readBound = max > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * max;
     }
 
     /** Starts reading, on the thread Jetty called the handler on, which must not block. */
     void start() {
-        if (body.isFull() && (request.getLength() > readBound
-                || request.getHeaders().contains(HttpHeader.EXPECT, "100-continue"))) {
-            // Refused on its declared length alone, and either too long to read to its end, or not even sent
-            // yet: reading would send the client our go-ahead for a body nobody will use.
+        if (body.answerWithoutReading(request.getHeaders().contains(HttpHeader.EXPECT, "100-continue"))) {
             bodyEnded(false);
             return;
         }
@@ -105,7 +95,6 @@ final class BodyExchange implements Runnable, Invocable {
             }
             boolean last = chunk.isLast();
             try {
-                received += chunk.remaining();
                 body.append(chunk.getByteBuffer());
             } catch (IOException | RuntimeException e) {
                 body.close();
@@ -115,12 +104,13 @@ final class BodyExchange implements Runnable, Invocable {
             } finally {
                 chunk.release();
             }
-            if (last || (body.isFull() && received > readBound)) {
+            if (last || body.readEnough()) {
                 bodyEnded(mayBlock);
                 return;
             }
-            if (minimumRate.tooSlow(received, System.nanoTime() - startNanos)) {
-                log.debug("Request body too slow: {} bytes in {} ms", received, (System.nanoTime() - startNanos) / 1_000_000);
+            if (minimumRate.tooSlow(body.received(), System.nanoTime() - startNanos)) {
+                log.debug("Request body too slow: {} bytes in {} ms", body.received(),
+                        (System.nanoTime() - startNanos) / 1_000_000);
                 timedOut();
                 return;
             }

@@ -46,12 +46,9 @@ final class BodyExchange implements ReadListener, AsyncListener {
     private final HttpServletRequest request;
     private final HttpServletResponse response;
     private final RequestBodyBuffer body;
-    /** How many body bytes are read at most, past those the buffer keeps, so the client gets the answer. */
-    private final long readBound;
     private final byte[] chunk = new byte[READ_BYTES];
     private ServletInputStream in;
     private AsyncContext async;
-    private long received;
     /** Whether the exchange has answered or failed: nothing is read or written after. */
     private boolean done;
 
@@ -60,8 +57,6 @@ final class BodyExchange implements ReadListener, AsyncListener {
         this.request = request;
         this.response = response;
         this.body = codec.newRequestBodyBuffer(request.getContentLengthLong());
-        long max = codec.limits().maxRequestBytes();
-        this.readBound = max > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * max;
     }
 
     /**
@@ -71,11 +66,8 @@ final class BodyExchange implements ReadListener, AsyncListener {
      * @param asyncTimeoutMillis the async timeout, see {@link StoreServlet#ASYNC_TIMEOUT_MILLIS}
      */
     synchronized void start(long asyncTimeoutMillis) throws IOException {
-        boolean tooLongToRead = request.getContentLengthLong() > readBound;
-        if (body.isFull() && (tooLongToRead || expectsContinue())) {
-            // Refused on its declared length alone, and either too long to read to its end, or not even sent
-            // yet: reading would send the client our go-ahead for a body nobody will use.
-            answer(tooLongToRead);
+        if (body.answerWithoutReading(expectsContinue())) {
+            answer(body.declaredTooLongToRead());
             return;
         }
         in = request.getInputStream();
@@ -125,7 +117,6 @@ final class BodyExchange implements ReadListener, AsyncListener {
 
     /** Holds {@code n} more bytes of {@link #chunk}; answers once enough was dropped past a full buffer. */
     private void take(int n) {
-        received += n;
         try {
             body.append(ByteBuffer.wrap(chunk, 0, n));
         } catch (IOException | RuntimeException e) {
@@ -135,7 +126,7 @@ final class BodyExchange implements ReadListener, AsyncListener {
             respond(() -> StoreServlet.writeInternalError(response));
             return;
         }
-        if (body.isFull() && received > readBound) {
+        if (body.readEnough()) {
             answer(true); // cut off with the client still sending
         }
     }
