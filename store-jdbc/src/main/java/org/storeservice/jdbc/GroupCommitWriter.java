@@ -85,35 +85,13 @@ final class GroupCommitWriter implements WritePath {
      */
     @Override
     public CompletableFuture<Boolean> writeAsync(WriteRequest request, Executor blockingWork) {
-        try {
-            CompletableFuture<Boolean> queued = queue.offer(request);
-            return queued != null ? queued : WritePath.super.writeAsync(request, blockingWork);
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return queue.writeAsync(request, () -> WritePath.super.writeAsync(request, blockingWork));
     }
 
     private void run() {
-        List<Pending> batch = new ArrayList<>();
         try {
-            while (queue.takeBatch(batch, MAX_BATCH)) {
-                try {
-                    runBatch(batch);
-                } catch (Throwable t) {
-                    // runBatch answers each write itself; this is for what it did not foresee. Callers wait
-                    // without a time-out, so every write must get an answer and the thread must go on.
-                    log.error("SQLite writer failed a batch of {} writes; it goes on", batch.size(), t);
-                    batch.forEach(p -> fail(p, t)); // no effect on writes already answered
-                }
-                // Each write is answered or handed to the answerer, which may not have answered it yet: the
-                // finally below must not fail a committed write.
-                batch.clear();
-            }
+            queue.consume(MAX_BATCH, this::runBatch, this::fail, log);
         } finally {
-            // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
-            // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
-            batch.forEach(queue::failStopped); // no effect on writes already answered
-            queue.consumerEnded();
             transactions.close();
             // The answerer runs its tasks in order: this one comes after every answer handed to it.
             try {

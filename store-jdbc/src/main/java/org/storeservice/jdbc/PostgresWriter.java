@@ -104,12 +104,7 @@ final class PostgresWriter implements WritePath {
     /** Queues the write and returns at once; a full queue is waited out on {@code blockingWork} (backpressure). */
     @Override
     public CompletableFuture<Boolean> writeAsync(WriteRequest request, Executor blockingWork) {
-        try {
-            CompletableFuture<Boolean> queued = queue.offer(request);
-            return queued != null ? queued : WritePath.super.writeAsync(request, blockingWork);
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return queue.writeAsync(request, () -> WritePath.super.writeAsync(request, blockingWork));
     }
 
     @Override
@@ -133,22 +128,9 @@ final class PostgresWriter implements WritePath {
     }
 
     private void run() {
-        List<Pending> batch = new ArrayList<>();
         try {
-            while (queue.takeBatch(batch, MAX_BATCH)) {
-                try {
-                    commit(batch);
-                } catch (Throwable t) {
-                    // commit answers each write itself; this is for what it did not foresee (an Error binding a
-                    // value). Every write must get an answer and the lane must go on.
-                    log.error("PostgreSQL writer failed a batch of {} writes; it goes on", batch.size(), t);
-                    batch.forEach(p -> fail(p, t));
-                }
-                batch.clear();
-            }
+            queue.consume(MAX_BATCH, this::commit, this::fail, log);
         } finally {
-            batch.forEach(queue::failStopped);
-            queue.consumerEnded();
             lanesEnded.countDown();
         }
     }

@@ -9,6 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.storeservice.api.storage.StorageException;
@@ -78,12 +81,17 @@ final class WriteQueue {
     }
 
     /**
-     * Queues {@code request} and returns at once the future its consumer completes once the write is committed, or
-     * {@code null} if the queue is full (the caller waits for room elsewhere: that is the backpressure).
+     * Queues {@code request} and returns at once the future its consumer completes once the write is committed; if
+     * the queue is full, what {@code whenFull} returns (a write that waits for room on a thread that may block: that
+     * is the backpressure). A queue that takes no more writes gives a failed future.
      */
-    CompletableFuture<Boolean> offer(WriteRequest request) throws IOException {
+    CompletableFuture<Boolean> writeAsync(WriteRequest request, Supplier<CompletableFuture<Boolean>> whenFull) {
         Pending pending = new Pending(List.of(request));
-        return enqueue(pending, false) ? pending.result() : null;
+        try {
+            return enqueue(pending, false) ? pending.result() : whenFull.get();
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
@@ -138,6 +146,40 @@ final class WriteQueue {
         return false;
     }
 
+    /** What a consumer does with each batch: answer every write of it, committed or failed. */
+    @FunctionalInterface
+    interface BatchWriter {
+        void write(List<Pending> batch) throws Exception;
+    }
+
+    /**
+     * Runs one consumer on the calling thread until the queue is closed and empty: each batch goes to
+     * {@code writer}, which answers its writes; whatever it did not foresee (an Error binding a value) fails the
+     * batch's writes still unanswered, is logged, and the consumer goes on: every write must get an answer, and
+     * callers wait without a time-out. The consumer has ended when this returns.
+     */
+    void consume(int maxBatch, BatchWriter writer, BiConsumer<Pending, Throwable> fail, Logger log) {
+        List<Pending> batch = new ArrayList<>();
+        try {
+            while (takeBatch(batch, maxBatch)) {
+                try {
+                    writer.write(batch);
+                } catch (Throwable t) {
+                    log.error("{} failed a batch of {} writes; it goes on", Thread.currentThread().getName(), batch.size(), t);
+                    batch.forEach(pending -> fail.accept(pending, t)); // no effect on writes already answered
+                }
+                // Each write is answered (or handed to an answering thread, which may not have answered it yet: the
+                // finally below must not fail a committed write).
+                batch.clear();
+            }
+        } finally {
+            // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
+            // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
+            batch.forEach(this::failStopped);
+            consumerEnded();
+        }
+    }
+
     /** Stops new writes and wakes the consumers; {@code false} if it was closed already. */
     boolean close() {
         lifecycle.writeLock().lock();
@@ -168,10 +210,10 @@ final class WriteQueue {
     }
 
     /**
-     * Called by each consumer as it ends. After the last one, nothing answers the queue any more: what is in it
-     * fails, and so does every later write.
+     * Called as each consumer ends. After the last one, nothing answers the queue any more: what is in it fails, and
+     * so does every later write.
      */
-    void consumerEnded() {
+    private void consumerEnded() {
         if (consumers.decrementAndGet() == 0) {
             stopped = true;
             failLeftovers();

@@ -198,14 +198,23 @@ class GroupCommitWriterTest {
         assertTimeoutPreemptively(HANG_GUARD, () -> {
             Gate gate = new Gate();
             GroupCommitWriter writer = writer(writerConnection(), gate, "closing");
-            List<Future<Boolean>> results = queueBehindHeldWrite(writer, gate, List.of("a", "b", "c", "d", "e"));
+            Future<Boolean> held = callers.submit(() -> writer.write(text("held", "h")));
+            gate.entered.await();
+            // The writer's own futures, not a caller thread's: a caller returns a moment after its answer, so only
+            // these say whether the answer was given before close() returned.
+            List<CompletableFuture<Boolean>> queued = new ArrayList<>();
+            for (String key : List.of("a", "b", "c", "d", "e")) {
+                queued.add(writer.writeAsync(text(key, "v:" + key), Runnable::run));
+            }
+            gate.release.countDown();
 
             writer.close(); // waits for the held write, the queued batch and their answers
 
-            for (Future<Boolean> result : results) {
+            for (CompletableFuture<Boolean> result : queued) {
                 assertTrue(result.isDone(), "answered before close() returned");
-                assertTrue(result.get());
+                assertTrue(result.join());
             }
+            assertTrue(held.get());
             // Their last step (the answerer's shutdown, the thread's exit) may still be running as close() returns;
             // they end without anything else to do, or the hang guard fails the test.
             Set<String> names = Set.of("store-writer-closing", "store-answers-closing");
