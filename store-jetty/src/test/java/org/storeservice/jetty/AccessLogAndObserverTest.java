@@ -1,6 +1,7 @@
 package org.storeservice.jetty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -42,6 +43,19 @@ class AccessLogAndObserverTest {
     }
 
     /** The next access log line; Jetty writes it once the response is complete, so it may trail the answer. */
+    /**
+     * The next line about the request {@code marker} names: a line is written when its request completes, after its
+     * answer, so another test's last line may still come after this test began.
+     */
+    private static String nextLineContaining(String marker) throws InterruptedException {
+        String line;
+        do {
+            line = nextLine();
+            assertNotNull(line, "no access-log line with " + marker + " within 10 s");
+        } while (!line.contains(marker));
+        return line;
+    }
+
     private static String nextLine() throws InterruptedException {
         String line = lines.poll(10, TimeUnit.SECONDS);
         assertTrue(line != null, "no access log line");
@@ -56,14 +70,14 @@ class AccessLogAndObserverTest {
                 .header("User-Agent", "Mozilla/4.0 (compatible; MSIE 6.0; MS Web Services Client Protocol 2.0.50727.9151)")
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, soap.statusCode());
-        String line = nextLine();
+        String line = nextLineContaining("MSIE 6.0");
         assertTrue(line.matches("127\\.0\\.0\\.1 - - \\[[^]]+] \"POST /API/Store\\.asmx HTTP/1\\.1\" 200 \\d+ \"\" "
                 + "\"Mozilla/4\\.0 \\(compatible; MSIE 6\\.0; MS Web Services Client Protocol 2\\.0\\.50727\\.9151\\)\" "
                 + "soap11 WriteString \\d+"), line);
 
         http.send(HttpRequest.newBuilder(URI.create(endpoint + "?disco")).header("User-Agent", "probe").build(),
                 HttpResponse.BodyHandlers.ofString());
-        String disco = nextLine();
+        String disco = nextLineContaining("?disco");
         assertTrue(disco.matches(".*\"GET /API/Store\\.asmx\\?disco HTTP/1\\.1\" 200 \\d+ \"\" \"probe\" metadata disco \\d+"), disco);
     }
 
@@ -72,7 +86,7 @@ class AccessLogAndObserverTest {
         lines.clear();
         assertEquals(404, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/other"))
                 .build(), HttpResponse.BodyHandlers.ofString()).statusCode());
-        String line = nextLine();
+        String line = nextLineContaining("/other");
         assertTrue(line.contains("\"GET /other HTTP/1.1\" 404 ") && line.matches(".* - - \\d+$"), line);
     }
 
