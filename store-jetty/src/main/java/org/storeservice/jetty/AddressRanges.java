@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.eclipse.jetty.util.InetAddressSet;
 
 /**
  * A set of IP address ranges in CIDR notation, such as {@code 10.0.0.0/8,192.168.1.7,::1/128}: who may call
@@ -19,10 +20,17 @@ import java.util.Objects;
  * Immutable and thread-safe.
  */
 public final class AddressRanges {
-    private final List<Range> ranges;
+    private static final byte[] MAPPED_PREFIX = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff};
 
-    private AddressRanges(List<Range> ranges) {
-        this.ranges = List.copyOf(ranges);
+    private final List<String> entries;
+    /** Jetty's matcher; fed only validated IP literals, so it never asks DNS. */
+    private final InetAddressSet matcher = new InetAddressSet();
+
+    private AddressRanges(List<String> entries) {
+        this.entries = List.copyOf(entries);
+        for (String entry : entries) {
+            matcher.add(bare(entry));
+        }
     }
 
     /**
@@ -32,27 +40,21 @@ public final class AddressRanges {
      * @throws IllegalArgumentException if an entry is not an IP literal with a prefix length in range, or the list is empty
      */
     public static AddressRanges parse(String commaSeparated) {
-        List<Range> ranges = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
         for (String entry : Objects.requireNonNull(commaSeparated, "ranges").split(",")) {
             if (!entry.isBlank()) {
-                ranges.add(Range.parse(entry.strip()));
+                entries.add(validated(entry.strip()));
             }
         }
-        if (ranges.isEmpty()) {
+        if (entries.isEmpty()) {
             throw new IllegalArgumentException("No address range in '" + commaSeparated + "'");
         }
-        return new AddressRanges(ranges);
+        return new AddressRanges(entries);
     }
 
     /** Whether {@code address} lies in one of the ranges. */
     public boolean contains(InetAddress address) {
-        byte[] bytes = unmapped(address.getAddress());
-        for (Range range : ranges) {
-            if (range.contains(bytes)) {
-                return true;
-            }
-        }
-        return false;
+        return matcher.test(unmapped(address));
     }
 
     /**
@@ -66,111 +68,69 @@ public final class AddressRanges {
         if (inet.getAddress() != null) {
             return contains(inet.getAddress());
         }
-        byte[] literal = Range.literalOrNull(inet.getHostString());
-        if (literal == null) {
-            return false;
-        }
-        byte[] bytes = unmapped(literal);
-        return ranges.stream().anyMatch(range -> range.contains(bytes));
+        InetAddress literal = literalOrNull(inet.getHostString());
+        return literal != null && contains(literal);
     }
 
     @Override
     public String toString() {
-        return String.join(",", ranges.stream().map(Range::toString).toList());
+        return String.join(",", entries);
     }
 
-    /** An IPv4-mapped IPv6 address as its IPv4 address; any other address as it is. */
-    private static byte[] unmapped(byte[] address) {
-        if (address.length == 16) {
-            for (int i = 0; i < 10; i++) {
-                if (address[i] != 0) {
-                    return address;
-                }
+    /** {@code entry} if it is an IP literal with an optional prefix length in range; else why not. */
+    private static String validated(String entry) {
+        int slash = entry.indexOf('/');
+        InetAddress address = literalOrNull(slash < 0 ? entry : entry.substring(0, slash));
+        if (address == null) {
+            throw new IllegalArgumentException("Not an IP address range: '" + entry + "'");
+        }
+        if (slash >= 0) {
+            int bits = unmapped(address).getAddress().length * 8;
+            int prefix;
+            try {
+                prefix = Integer.parseInt(entry.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                prefix = -1;
             }
-            if (address[10] == (byte) 0xff && address[11] == (byte) 0xff) {
-                return Arrays.copyOfRange(address, 12, 16);
+            if (prefix < 0 || prefix > bits) {
+                throw new IllegalArgumentException("Invalid prefix length in address range '" + entry + "'");
+            }
+        }
+        return entry;
+    }
+
+    /** A validated entry as Jetty's pattern syntax takes it: an IPv6 literal without brackets. */
+    private static String bare(String entry) {
+        return entry.startsWith("[") ? entry.substring(1).replaceFirst("]", "") : entry;
+    }
+
+    /** An IPv4-mapped IPv6 address as the IPv4 address it carries; any other address as it is. */
+    private static InetAddress unmapped(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length == 16 && Arrays.mismatch(bytes, 0, 12, MAPPED_PREFIX, 0, 12) == -1) {
+            try {
+                return InetAddress.getByAddress(Arrays.copyOfRange(bytes, 12, 16));
+            } catch (UnknownHostException e) {
+                throw new AssertionError("four bytes are an IPv4 address", e);
             }
         }
         return address;
     }
 
-    private record Range(byte[] network, int prefix, String text) {
-        static Range parse(String text) {
-            int slash = text.indexOf('/');
-            String literal = slash < 0 ? text : text.substring(0, slash);
-            byte[] address = unmapped(literal(literal, text));
-            int bits = address.length * 8;
-            int prefix = bits;
-            if (slash >= 0) {
-                try {
-                    prefix = Integer.parseInt(text.substring(slash + 1));
-                } catch (NumberFormatException e) {
-                    prefix = -1;
-                }
-                if (prefix < 0 || prefix > bits) {
-                    throw new IllegalArgumentException("Invalid prefix length in address range '" + text + "'");
-                }
-            }
-            return new Range(address, prefix, text);
+    /** The address of an IP literal (IPv6 in brackets or not), or {@code null} if it is none; never asks DNS. */
+    private static InetAddress literalOrNull(String literal) {
+        String bare = literal.startsWith("[") && literal.endsWith("]") ? literal.substring(1, literal.length() - 1) : literal;
+        boolean ipv4 = bare.matches("\\d{1,3}(\\.\\d{1,3}){3}")
+                && Arrays.stream(bare.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255);
+        boolean ipv6 = bare.contains(":") && bare.matches("[0-9A-Fa-f:.]+");
+        if (!ipv4 && !ipv6) {
+            return null;
         }
-
-        /** The address of an IP literal, never looked up in DNS. */
-        private static byte[] literal(String literal, String text) {
-            byte[] address = literalOrNull(literal);
-            if (address == null) {
-                throw new IllegalArgumentException("Not an IP address range: '" + text + "'");
-            }
-            return address;
-        }
-
-        /** The address of an IP literal (IPv6 in brackets or not), or {@code null} if it is none; never asks DNS. */
-        static byte[] literalOrNull(String literal) {
-            String bare = literal.startsWith("[") && literal.endsWith("]") ? literal.substring(1, literal.length() - 1) : literal;
-            boolean ipv4 = bare.matches("\\d{1,3}(\\.\\d{1,3}){3}")
-                    && Arrays.stream(bare.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255);
-            boolean ipv6 = bare.contains(":") && bare.matches("[0-9A-Fa-f:.]+");
-            if (!ipv4 && !ipv6) {
-                return null;
-            }
-            try {
-                // A valid dotted quad, or text with a colon (taken as an IPv6 literal or refused): never asks DNS.
-                return InetAddress.getByName(bare).getAddress();
-            } catch (UnknownHostException e) {
-                return null;
-            }
-        }
-
-        boolean contains(byte[] address) {
-            if (address.length != network.length) {
-                return false;
-            }
-            int whole = prefix / 8;
-            for (int i = 0; i < whole; i++) {
-                if (address[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefix % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = 0xff << (8 - rest);
-            return (address[whole] & mask) == (network[whole] & mask);
-        }
-
-        @Override
-        public String toString() {
-            return text;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Range range && range.text.equals(text);
-        }
-
-        @Override
-        public int hashCode() {
-            return text.hashCode();
+        try {
+            // A valid dotted quad, or text with a colon (taken as an IPv6 literal or refused): never asks DNS.
+            return InetAddress.getByName(bare);
+        } catch (UnknownHostException e) {
+            return null;
         }
     }
 }

@@ -15,6 +15,10 @@ import org.slf4j.LoggerFactory;
  * Lets through only requests from client addresses in an allow-list; any other gets {@code 403} before its
  * body is read, and its connection is closed. The address is the connection's peer, or the client a
  * {@linkplain TrustedProxyCustomizer trusted proxy} names. Immutable and thread-safe.
+ *
+ * <p>Not Jetty's {@code InetAccessHandler}, although the matching is Jetty's ({@link AddressRanges}): that handler
+ * resolves a forwarded client named by host name through DNS on every request, and answers through the error
+ * handler without closing the connection. This one never asks DNS and closes the connection it refuses.
  */
 public final class AllowListHandler extends Handler.Wrapper {
     private static final Logger log = LoggerFactory.getLogger(AllowListHandler.class);

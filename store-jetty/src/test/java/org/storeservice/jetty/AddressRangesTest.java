@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,17 @@ class AddressRangesTest {
         assertFalse(contains("::1", "127.0.0.1"));
         assertTrue(contains("10.0.0.0/8", "::ffff:10.1.2.3"));
         assertTrue(contains("[::1]/128", "::1"));
+    }
+
+    @Test
+    void aMappedAddressIsItsIpv4AddressOnEitherSide() throws Exception {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 1, 2, 3};
+        // Built so, the JDK keeps it an Inet6Address (getByName would already have turned it into IPv4).
+        InetAddress kept = Inet6Address.getByAddress(null, mapped, -1);
+        assertTrue(AddressRanges.parse("10.0.0.0/8").contains(kept));
+        assertFalse(AddressRanges.parse("11.0.0.0/8").contains(kept));
+        assertTrue(contains("::ffff:10.0.0.0/8", "10.9.9.9"));
+        assertThrows(IllegalArgumentException.class, () -> AddressRanges.parse("::ffff:10.0.0.0/104"));
     }
 
     @Test
