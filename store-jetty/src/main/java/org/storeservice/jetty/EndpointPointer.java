@@ -7,6 +7,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.StringUtil;
 
 /**
  * The ready server's answer for every path outside the endpoint ({@code /}, a mistyped path): 404 with a small
@@ -17,7 +18,7 @@ final class EndpointPointer extends Handler.Abstract.NonBlocking {
     private final byte[] page;
 
     EndpointPointer(String endpointPath) {
-        String path = escape(endpointPath);
+        String path = StringUtil.sanitizeXmlString(endpointPath);
         this.page = ("<!DOCTYPE html>\r\n<html>\r\n<head><meta charset=\"utf-8\"><title>Not Found</title></head>\r\n"
                 + "<body>\r\n<h1>Not Found</h1>\r\n<p>Nothing is served at this address. The service is at "
                 + "<a href=\"" + path + "\">" + path + "</a>.</p>\r\n</body>\r\n</html>\r\n")
@@ -31,20 +32,5 @@ final class EndpointPointer extends Handler.Abstract.NonBlocking {
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, page.length);
         response.write(true, ByteBuffer.wrap(page), callback);
         return true;
-    }
-
-    private static String escape(String text) {
-        StringBuilder escaped = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '<' -> escaped.append("&lt;");
-                case '>' -> escaped.append("&gt;");
-                case '&' -> escaped.append("&amp;");
-                case '"' -> escaped.append("&quot;");
-                default -> escaped.append(c);
-            }
-        }
-        return escaped.toString();
     }
 }
