@@ -6,7 +6,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
-import java.util.Locale;
 
 /** A failure to listen or to open a storage, said in one line for the operator, without a stack trace. */
 final class Failures {
@@ -19,10 +18,8 @@ final class Failures {
         if (bind == null) {
             return null;
         }
+        // The JDK's reason says which ("Address already in use", "Permission denied"): BindException is its only type.
         String reason = bind.getMessage() == null ? "cannot bind" : bind.getMessage();
-        if (reason.toLowerCase(Locale.ROOT).contains("in use")) {
-            return "port " + port + " on " + host + " is already in use (" + reason.toLowerCase(Locale.ROOT) + ")";
-        }
         return "cannot listen on " + host + ":" + port + ": " + reason;
     }
 

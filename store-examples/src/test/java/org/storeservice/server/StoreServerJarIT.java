@@ -99,8 +99,8 @@ class StoreServerJarIT {
             Process server = ServerJar.command("--port", String.valueOf(taken.getLocalPort()), "--storage", "memory:").start();
             String stderr = new String(server.getErrorStream().readAllBytes(), UTF_8);
             assertEquals(1, ServerJar.exitStatus(server, Duration.ofSeconds(60)), stderr);
-            assertEquals(List.of("store-server serve: port " + taken.getLocalPort() + " on 127.0.0.1 is already in use"
-                    + " (address already in use)"), stderr.lines().toList());
+            assertEquals(List.of("store-server serve: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": Address already in use"), stderr.lines().toList());
         }
     }
 
