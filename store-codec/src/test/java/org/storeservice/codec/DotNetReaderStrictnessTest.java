@@ -24,17 +24,30 @@ class DotNetReaderStrictnessTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"<key>k</key><value>a<!--c-->b</value>", "<key>k<!--c--></key><value>v</value>",
-        "<key>k</key><value><!---->v</value>"})
+        "<key>k</key><value><!---->v</value>", "<key>k</key>\n  <value>\r\n a<!--c-->b</value>"})
     void aCommentInAStringParameterIsRefused(String parameters) {
         assertRefused(parameters, "Unexpected node type Comment. ReadElementString method can only be called on elements"
-                + " with simple or empty content. Line 1, position ");
+                + " with simple or empty content.", "<!--");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"<key>k</key><value>a<?p d?>b</value>", "<key><?p?>k</key><value>v</value>"})
+    @ValueSource(strings = {"<key>k</key><value>a<?p d?>b</value>", "<key><?p?>k</key><value>v</value>",
+        "<key>k</key><value>\n\n<?p?>v</value>"})
     void aProcessingInstructionInAStringParameterIsRefused(String parameters) {
         assertRefused(parameters, "Unexpected node type ProcessingInstruction. ReadElementString method can only be"
-                + " called on elements with simple or empty content. Line 1, position ");
+                + " called on elements with simple or empty content.", "<?");
+    }
+
+    /**
+     * .NET's position of the node {@code markup} opens, in {@code body}: XmlTextReader's LinePosition is a node's
+     * first character after its markup (the documented example: {@code <root>} is at position 2), lines counted at
+     * each LF, a CR LF being one break.
+     */
+    private static String dotNetPosition(String body, String markup) {
+        int at = body.indexOf(markup);
+        int line = 1 + (int) body.substring(0, at).chars().filter(c -> c == '\n').count();
+        int column = at - body.lastIndexOf('\n', at) + markup.length();
+        return " Line " + line + ", position " + column + ".";
     }
 
     @Test
@@ -73,18 +86,19 @@ class DotNetReaderStrictnessTest {
         assertEquals(200, oneZero.status(), Fixture.body(oneZero));
     }
 
-    private void assertRefused(String parameters, String messageStart) {
-        CodecResponse soap11 = fixture.handle(Fixture.soap11Post("WriteString", soap11("<WriteString xmlns=\"" + NS + "\">"
-                + parameters + "</WriteString>")));
+    private void assertRefused(String parameters, String message, String markup) {
+        String body11 = soap11("<WriteString xmlns=\"" + NS + "\">" + parameters + "</WriteString>");
+        CodecResponse soap11 = fixture.handle(Fixture.soap11Post("WriteString", body11));
         assertEquals(400, soap11.status(), Fixture.body(soap11));
         assertTrue(Fixture.body(soap11).contains("<faultcode>soap:Client</faultcode><faultstring>Server was unable to"
-                + " read request. ---&gt; " + messageStart), Fixture.body(soap11));
-        CodecResponse soap12 = fixture.handle(post(PATH, soap12("<WriteString xmlns=\"" + NS + "\">" + parameters
-                + "</WriteString>").getBytes(StandardCharsets.UTF_8))
+                + " read request. ---&gt; " + message + dotNetPosition(body11, markup) + "</faultstring>"),
+                Fixture.body(soap11));
+        String body12 = soap12("<WriteString xmlns=\"" + NS + "\">" + parameters + "</WriteString>");
+        CodecResponse soap12 = fixture.handle(post(PATH, body12.getBytes(StandardCharsets.UTF_8))
                 .header("Content-Type", "application/soap+xml; charset=utf-8; action=\"" + NS + "WriteString\""));
         assertEquals(400, soap12.status(), Fixture.body(soap12));
-        assertTrue(Fixture.body(soap12).contains("Server was unable to read request. ---&gt; " + messageStart),
-                Fixture.body(soap12));
+        assertTrue(Fixture.body(soap12).contains("Server was unable to read request. ---&gt; " + message
+                + dotNetPosition(body12, markup) + "</"), Fixture.body(soap12));
         fixture.assertNothingStored();
     }
 }

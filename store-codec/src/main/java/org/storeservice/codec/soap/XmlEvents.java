@@ -148,9 +148,9 @@ final class XmlEvents implements AutoCloseable {
                 }
                 // .NET reads a string parameter with ReadElementString, whose ReadString stops at any node that is
                 // not text, CDATA or white space, and which then refuses an element that is not at its end.
-                case XMLStreamConstants.COMMENT -> throw unreadable.apply(notSimpleContent("Comment"));
+                case XMLStreamConstants.COMMENT -> throw unreadable.apply(notSimpleContent("Comment", "<!--"));
                 case XMLStreamConstants.PROCESSING_INSTRUCTION ->
-                        throw unreadable.apply(notSimpleContent("ProcessingInstruction"));
+                        throw unreadable.apply(notSimpleContent("ProcessingInstruction", "<?"));
                 default -> {
                     // no other event comes inside an element
                 }
@@ -158,15 +158,19 @@ final class XmlEvents implements AutoCloseable {
         }
     }
 
-    /** .NET's XmlException for a node of {@code nodeType} inside a parameter read with ReadElementString. */
-    private String notSimpleContent(String nodeType) {
+    /**
+     * .NET's XmlException for a node of {@code nodeType} inside a parameter read with ReadElementString, at the
+     * node's position as XmlTextReader gives it: its first character after the {@code markup} that opens it.
+     */
+    private String notSimpleContent(String nodeType, String markup) {
         return "Unexpected node type " + nodeType + ". ReadElementString method can only be called on elements with"
-                + " simple or empty content." + currentPosition();
+                + " simple or empty content." + position(reader.getLocationInfo().getStartLocation(), fastPath,
+                markup.length());
     }
 
     /** Where the current event starts, as " Line l, position p." of the body as sent. */
     String currentPosition() {
-        return position(reader.getLocationInfo().getStartLocation(), fastPath);
+        return position(reader.getLocationInfo().getStartLocation(), fastPath, 0);
     }
 
     /**
@@ -181,14 +185,14 @@ final class XmlEvents implements AutoCloseable {
         if (e.getLocation() == null || e.getLocation().getLineNumber() < 0) {
             return message;
         }
-        return message + position(e.getLocation(), fastPath);
+        return message + position(e.getLocation(), fastPath, 0);
     }
 
     /** The line and column of a parser location in the body as sent (the fast path's parser may have skipped lines). */
-    private static String position(Location at, ContentFastPath fastPath) {
+    private static String position(Location at, ContentFastPath fastPath, int skipped) {
         int line = fastPath == null ? at.getLineNumber() : fastPath.line(at);
         int column = fastPath == null ? at.getColumnNumber() : fastPath.column(at);
-        return " Line " + line + ", position " + column + '.';
+        return " Line " + line + ", position " + (column + skipped) + '.';
     }
 
     private static String firstLine(String message) {
