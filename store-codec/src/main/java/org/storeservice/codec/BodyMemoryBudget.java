@@ -1,5 +1,7 @@
 package org.storeservice.codec;
 
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -8,12 +10,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * to a temporary file. So however many uploads run at once, their bodies hold at most this many bytes of
  * heap ({@link CodecLimits#bodyMemoryBudgetBytes()}).
  *
- * <p>Thread-safe and lock-free.
+ * <p>A large body's array (one {@link #POOLED_ARRAY_BYTES} or more) is kept for the next large body when it is
+ * given back, up to a quarter of the capacity: allocating it anew costs zeroing megabytes and collecting an
+ * array the garbage collector handles one by one. A kept array stays counted as reserved, so arrays in use and
+ * arrays kept together never exceed the capacity; a reservation that does not fit drops kept arrays first.
+ *
+ * <p>Thread-safe: reservations are lock-free, the kept arrays are behind a lock.
  */
 public final class BodyMemoryBudget {
     private final long capacity;
     private final AtomicLong reserved = new AtomicLong();
     private final AtomicLong highWaterMark = new AtomicLong();
+    /** Large arrays given back and kept for reuse, still counted in {@link #reserved}. */
+    private final ArrayDeque<byte[]> kept = new ArrayDeque<>();
+    private long keptBytes;
+
+    /** The smallest array kept for reuse: the size from which G1 allocates outside its regions' normal path. */
+    static final int POOLED_ARRAY_BYTES = 512 * 1024;
 
     /** A budget of {@code capacity} bytes; {@code 0} keeps every body in a file. */
     public BodyMemoryBudget(long capacity) {
@@ -39,6 +52,52 @@ public final class BodyMemoryBudget {
         } while (!reserved.compareAndSet(now, after));
         highWaterMark.accumulateAndGet(after, Math::max);
         return true;
+    }
+
+    /**
+     * An array of at least {@code length} bytes (at most an eighth more), reserved: a kept one if one fits, else a
+     * new one if the budget has room once kept arrays are dropped; {@code null} if it has none. Its contents are
+     * whatever its last user left. Give it back with {@link #giveBack}.
+     */
+    byte[] takeArray(int length) {
+        synchronized (kept) {
+            for (Iterator<byte[]> arrays = kept.iterator(); arrays.hasNext(); ) {
+                byte[] array = arrays.next();
+                if (array.length >= length && array.length - length <= length / 8) {
+                    arrays.remove();
+                    keptBytes -= array.length;
+                    return array;
+                }
+            }
+        }
+        while (!tryReserve(length)) {
+            byte[] dropped;
+            synchronized (kept) {
+                dropped = kept.pollFirst();
+                if (dropped != null) {
+                    keptBytes -= dropped.length;
+                }
+            }
+            if (dropped == null) {
+                return null;
+            }
+            release(dropped.length);
+        }
+        return new byte[length];
+    }
+
+    /** Gives back an array from {@link #takeArray}: kept for the next large body if it is one and there is room, else released. */
+    void giveBack(byte[] array) {
+        if (array.length >= POOLED_ARRAY_BYTES) {
+            synchronized (kept) {
+                if (keptBytes + array.length <= capacity / 4) {
+                    kept.addLast(array);
+                    keptBytes += array.length;
+                    return;
+                }
+            }
+        }
+        release(array.length);
     }
 
     /** Gives back {@code bytes} reserved earlier. */

@@ -51,7 +51,7 @@ public final class RequestBodyBuffer implements Closeable {
     private final long declaredLength;
     private final int memoryBytes;
     private final BodyMemoryBudget budget;
-    private final List<byte[]> segments = new ArrayList<>();
+    private final List<Segment> segments = new ArrayList<>();
     /** Bytes used in the last segment. */
     private int lastFill;
     /** Bytes reserved from the budget: the sum of the segments' lengths. */
@@ -144,9 +144,9 @@ public final class RequestBodyBuffer implements Closeable {
             if (lastSegmentFull() && !addSegment(kept.remaining())) {
                 break; // no memory left for this request: it, and all that follows, goes to the file
             }
-            byte[] segment = segments.get(segments.size() - 1);
-            int n = Math.min(kept.remaining(), segment.length - lastFill);
-            kept.get(segment, lastFill, n);
+            Segment segment = segments.get(segments.size() - 1);
+            int n = Math.min(kept.remaining(), segment.limit() - lastFill);
+            kept.get(segment.bytes(), lastFill, n);
             lastFill += n;
             size += n;
         }
@@ -156,7 +156,7 @@ public final class RequestBodyBuffer implements Closeable {
     }
 
     private boolean lastSegmentFull() {
-        return segments.isEmpty() || lastFill == segments.get(segments.size() - 1).length;
+        return segments.isEmpty() || lastFill == segments.get(segments.size() - 1).limit();
     }
 
     /** Adds a memory segment, if this request's allowance and the shared budget both have room. */
@@ -167,11 +167,22 @@ public final class RequestBodyBuffer implements Closeable {
                 ? declaredLength - size
                 : Math.max(arriving, Math.min(LARGEST_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, reserved)));
         wanted = Math.min(wanted, Math.min(capacity - size, memoryBytes - reserved));
-        if (wanted < 1 || !budget.tryReserve(wanted)) {
+        if (wanted < 1) {
             return false;
         }
-        reserved += wanted;
-        segments.add(new byte[(int) wanted]);
+        byte[] segment;
+        if (wanted >= BodyMemoryBudget.POOLED_ARRAY_BYTES) {
+            segment = budget.takeArray((int) wanted);
+            if (segment == null) {
+                return false;
+            }
+        } else if (budget.tryReserve(wanted)) {
+            segment = new byte[(int) wanted];
+        } else {
+            return false;
+        }
+        reserved += segment.length;
+        segments.add(new Segment(segment, (int) wanted));
         lastFill = 0;
         return true;
     }
@@ -210,8 +221,10 @@ public final class RequestBodyBuffer implements Closeable {
             return;
         }
         closed = true;
+        for (Segment segment : segments) {
+            budget.giveBack(segment.bytes());
+        }
         segments.clear();
-        budget.release(reserved);
         reserved = 0;
         if (file == null) {
             return;
@@ -236,6 +249,10 @@ public final class RequestBodyBuffer implements Closeable {
                 + (isFull() ? ", full" : "") + (closed ? ", closed" : "") + '}';
     }
 
+    /** An array holding part of the body, of which the first {@code limit} bytes are this body's (a reused one may be longer). */
+    private record Segment(byte[] bytes, int limit) {
+    }
+
     /** Reads the segments, then the file by position (the file's one descriptor serves writing and reading). */
     private final class Reader extends InputStream {
         private int segment;
@@ -258,10 +275,10 @@ public final class RequestBodyBuffer implements Closeable {
                 return 0;
             }
             while (segment < segments.size()) {
-                int fill = segment == segments.size() - 1 ? lastFill : segments.get(segment).length;
+                int fill = segment == segments.size() - 1 ? lastFill : segments.get(segment).limit();
                 if (offset < fill) {
                     int n = Math.min(length, fill - offset);
-                    System.arraycopy(segments.get(segment), offset, buffer, off, n);
+                    System.arraycopy(segments.get(segment).bytes(), offset, buffer, off, n);
                     offset += n;
                     return n;
                 }
@@ -287,7 +304,7 @@ public final class RequestBodyBuffer implements Closeable {
             }
             long left = fileSize - filePosition;
             for (int i = segment; i < segments.size(); i++) {
-                left += (i == segments.size() - 1 ? lastFill : segments.get(i).length) - (i == segment ? offset : 0);
+                left += (i == segments.size() - 1 ? lastFill : segments.get(i).limit()) - (i == segment ? offset : 0);
             }
             return (int) Math.min(Integer.MAX_VALUE, left);
         }

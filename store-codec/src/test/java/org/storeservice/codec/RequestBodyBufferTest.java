@@ -168,6 +168,43 @@ class RequestBodyBufferTest {
         assertEquals(0, codec.bodyMemoryBudget().reserved());
     }
 
+    @Test
+    void aLargeBodysArrayServesTheNextLargeBodyAndItsOldBytesNeverShow() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(64 << 20);
+        byte[] first = bytes(1 << 20);
+        byte[] second = bytes((1 << 20) - 1000); // within an eighth: the first one's array fits it
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(8 << 20, 8 << 20), budget, first.length)) {
+            appendInPieces(buffer, first, 65_536);
+            assertArrayEquals(first, buffer.open().readAllBytes());
+        }
+        assertEquals(1 << 20, budget.reserved(), "the kept array stays counted against the budget");
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(8 << 20, 8 << 20), budget, second.length)) {
+            appendInPieces(buffer, second, 65_536);
+            assertEquals(1 << 20, budget.reserved(), "the kept array was reused, nothing more reserved");
+            InputStream in = buffer.open();
+            assertEquals(second.length, in.available());
+            assertArrayEquals(second, readInSmallReads(in), "exactly this body's bytes, none of the last one's");
+        }
+    }
+
+    @Test
+    void keptArraysGiveWayToAReservationThatWouldNotFitBesideThem() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(4 << 20);
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(8 << 20, 8 << 20), budget, 1 << 20)) {
+            appendInPieces(buffer, bytes(1 << 20), 65_536);
+        }
+        assertEquals(1 << 20, budget.reserved(), "kept, up to a quarter of the capacity");
+        byte[] large = bytes(7 << 19); // 3.5 MiB: too far from the kept array's size to reuse; fits once it is dropped
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(8 << 20, 8 << 20), budget, large.length)) {
+            appendInPieces(buffer, large, 65_536);
+            assertTrue(buffer.inMemory(), budget.toString());
+            assertEquals(7 << 19, budget.reserved(), "the kept array was dropped to make room");
+            assertArrayEquals(large, buffer.open().readAllBytes());
+        }
+        assertEquals(0, budget.reserved(), "over a quarter of the capacity: given back, not kept");
+        assertTrue(budget.highWaterMark() <= budget.capacity());
+    }
+
     private static void appendInPieces(RequestBodyBuffer buffer, byte[] content, int piece) throws IOException {
         for (int i = 0; i < content.length; i += piece) {
             buffer.append(ByteBuffer.wrap(content, i, Math.min(piece, content.length - i)));
