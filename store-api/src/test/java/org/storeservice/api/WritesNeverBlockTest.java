@@ -1,10 +1,16 @@
 package org.storeservice.api;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.storage.EntryVisitor;
 import org.storeservice.api.storage.MemoryStorage;
@@ -20,8 +26,41 @@ class WritesNeverBlockTest {
     }
 
     @Test
-    void theMemoryStorageNeverBlocks() {
-        assertTrue(new MemoryStorage().writesNeverBlock());
+    void theMemoryStorageSaysSoAndHoldsNoLockWhileAValueArrives() throws Exception {
+        MemoryStorage storage = new MemoryStorage();
+        assertTrue(storage.writesNeverBlock());
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        InputStream stalled = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                reading.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException();
+                }
+                return -1;
+            }
+        };
+        Thread slowWriter = new Thread(() -> {
+            try {
+                storage.putBytes("k", stalled, OverwritePolicy.REPLACE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        slowWriter.start();
+        assertTrue(reading.await(10, TimeUnit.SECONDS));
+
+        // While that write waits for its content, writes of the same key and of another one complete at once.
+        assertTrue(storage.putText("k", "v", OverwritePolicy.REPLACE));
+        assertTrue(storage.putText("other", "w", OverwritePolicy.REPLACE));
+        assertEquals("v", storage.get("k").orElseThrow().text());
+
+        release.countDown();
+        slowWriter.join(10_000);
+        assertFalse(slowWriter.isAlive());
     }
 
     @Test

@@ -28,7 +28,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -270,11 +269,6 @@ class StoreHandlerTest {
                 + "d\r\nkey=k&value=v\r\n0\r\n\r\n");
 
         assertEquals(200, response.getStatus());
-    }
-
-    @Test
-    void neverBlocksTheThreadJettyCallsItOn() {
-        assertEquals(Invocable.InvocationType.NON_BLOCKING, new StoreHandler(codec).getInvocationType());
     }
 
     @Test
