@@ -9,8 +9,11 @@ import static org.storeservice.codec.Fixture.soap11;
 import static org.storeservice.codec.Fixture.soap12;
 
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -65,7 +68,7 @@ class DotNetReaderStrictnessTest {
                 .replaceFirst("<\\?xml[^>]*\\?>", "");
         String body12 = soap12("<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")
                 .replaceFirst("<\\?xml[^>]*\\?>", "");
-        String message = "Version number '1.1' is invalid.";
+        String message = "Version number '1.1' is invalid. Line 1, position 16.";
 
         CodecResponse byAction11 = fixture.handle(post(PATH, (declaration + body11).getBytes(StandardCharsets.UTF_8))
                 .header("Content-Type", "text/xml; charset=utf-8").header("SOAPAction", "\"" + NS + "WriteString\""));
@@ -84,6 +87,46 @@ class DotNetReaderStrictnessTest {
                 .getBytes(StandardCharsets.UTF_8)).header("Content-Type", "text/xml; charset=utf-8")
                 .header("SOAPAction", "\"" + NS + "WriteString\""));
         assertEquals(200, oneZero.status(), Fixture.body(oneZero));
+    }
+
+    /**
+     * .NET says where the version's value starts: the position of its first character in the declaration's line,
+     * after any byte-order mark, lines broken at CR LF, CR or LF (golden values counted by hand from that rule).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("declarations")
+    void theVersionsPositionIsDotNets(String layout, String charset, boolean bom, String declaration, String position) {
+        String xml = declaration + soap11("<WriteString xmlns=\"" + NS + "\"><key>k</key><value>v</value></WriteString>")
+                        .replaceFirst("<\\?xml[^>]*\\?>", "");
+        byte[] text = xml.getBytes(java.nio.charset.Charset.forName(charset));
+        byte[] mark = !bom ? new byte[0] : charset.equals("UTF-8") ? new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}
+                : new byte[] {(byte) 0xFF, (byte) 0xFE};
+        byte[] body = new byte[mark.length + text.length];
+        System.arraycopy(mark, 0, body, 0, mark.length);
+        System.arraycopy(text, 0, body, mark.length, text.length);
+        String label = charset.equals("UTF-8") ? "utf-8" : "utf-16";
+
+        CodecResponse answer = fixture.handle(post(PATH, body).header("Content-Type", "text/xml; charset=" + label)
+                .header("SOAPAction", "\"" + NS + "WriteString\""));
+
+        assertEquals(400, answer.status(), Fixture.body(answer));
+        assertTrue(Fixture.body(answer).contains("<faultstring>Server was unable to read request. ---&gt; Version number"
+                + " '1.1' is invalid. " + position + "</faultstring>"), Fixture.body(answer));
+        fixture.assertNothingStored();
+    }
+
+    static Stream<Arguments> declarations() {
+        return Stream.of(
+                Arguments.of("plain, UTF-8", "UTF-8", false, "<?xml version=\"1.1\" encoding=\"utf-8\"?>",
+                        "Line 1, position 16."),
+                Arguments.of("spaces and single quotes", "UTF-8", false, "<?xml  version = '1.1'?>", "Line 1, position 19."),
+                Arguments.of("CR LF before version", "UTF-8", false, "<?xml\r\n  version=\"1.1\"?>", "Line 2, position 12."),
+                Arguments.of("LF before version", "UTF-8", false, "<?xml\nversion=\"1.1\"?>", "Line 2, position 10."),
+                Arguments.of("UTF-8 with its BOM", "UTF-8", true, "<?xml version=\"1.1\"?>", "Line 1, position 16."),
+                Arguments.of("UTF-16 with its BOM", "UTF-16LE", true, "<?xml version=\"1.1\" encoding=\"utf-16\"?>",
+                        "Line 1, position 16."),
+                Arguments.of("UTF-16 without a BOM", "UTF-16LE", false, "<?xml version=\"1.1\" encoding=\"utf-16\"?>",
+                        "Line 1, position 16."));
     }
 
     private void assertRefused(String parameters, String message, String markup) {

@@ -3,6 +3,7 @@ package org.storeservice.codec.soap;
 import com.ctc.wstx.exc.WstxEOFException;
 import java.io.IOException;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.io.InputStream;
 import java.io.OutputStream;
 import javax.xml.stream.XMLStreamConstants;
@@ -57,8 +58,13 @@ final class SoapCall implements AutoCloseable {
     private StreamedContent streamedContent;
 
     /** @param contentFastPath the byte-level path for a large content, or {@code null} */
+    /** The body's first bytes as sent, for the position of an invalid XML version. */
+    private final Supplier<byte[]> bodyHead;
+
     SoapCall(String namespace, CodecLimits limits, Set<SoapVersion> enabled, SoapVersion guessedVersion,
-            String contentType, String action, Operation routed, ContentFastPath contentFastPath) {
+            String contentType, String action, Operation routed, ContentFastPath contentFastPath,
+            Supplier<byte[]> bodyHead) {
+        this.bodyHead = bodyHead;
         this.enabled = enabled;
         this.namespace = namespace;
         this.limits = limits;
@@ -165,7 +171,7 @@ final class SoapCall implements AutoCloseable {
         // .NET's XmlTextReader reads XML 1.0 only: a declaration of another version is its XmlException.
         String xmlVersion = reader.getVersion();
         if (xmlVersion != null && !xmlVersion.equals("1.0")) {
-            throw xmlError("Version number '" + xmlVersion + "' is invalid.");
+            throw xmlError("Version number '" + xmlVersion + "' is invalid." + VersionPosition.in(bodyHead.get()));
         }
         int event = events.next();
         while (event != XMLStreamConstants.START_ELEMENT) {

@@ -7,12 +7,14 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.content.fast.ContentFastPath;
 import org.storeservice.codec.content.fast.FastPathPolicy;
 import org.storeservice.codec.wire.ContentType;
 import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.UrlDecoding;
+import org.storeservice.codec.wire.RequestBody;
 import org.storeservice.codec.wire.XmlReaders;
 
 /**
@@ -93,7 +95,9 @@ final class SoapDecoder {
         Operation routed = action == null ? null : operationsByAction.get(action);
         Charset charset = ContentType.charset(contentType);
         ContentFastPath contentFastPath = ContentFastPath.forBody(body, declaredLength, xmlReaders, charset, fastPath);
-        SoapCall call = new SoapCall(namespace, limits, enabled, guessed, contentType, action, routed, contentFastPath);
+        Supplier<byte[]> head = body instanceof RequestBody counted ? counted::head : () -> new byte[0];
+        SoapCall call = new SoapCall(namespace, limits, enabled, guessed, contentType, action, routed, contentFastPath,
+                head);
         try {
             call.start(xmlReaders.open(contentFastPath == null ? body : contentFastPath.input(), charset));
             return call;

@@ -3,6 +3,7 @@ package org.storeservice.codec.wire;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
 
@@ -15,9 +16,13 @@ import org.storeservice.codec.CodecRequest;
  * a server adapter needs no limit of its own.
  */
 public final class RequestBody extends FilterInputStream {
+    /** How much of the body's start is kept: an XML declaration, for a fault that says where in it an error lies. */
+    private static final int HEAD_BYTES = 128;
+
     private final long limit;
     private final long declaredLength;
     private long count;
+    private final byte[] head = new byte[HEAD_BYTES];
 
     private RequestBody(InputStream body, long limit, long declaredLength) {
         super(body);
@@ -51,11 +56,19 @@ public final class RequestBody extends FilterInputStream {
         return declaredLength;
     }
 
+    /** The first bytes read of the body (up to 128): the XML declaration, as sent. */
+    public byte[] head() {
+        return Arrays.copyOf(head, (int) Math.min(count, HEAD_BYTES));
+    }
+
     @Override
     public int read() throws IOException {
         checkNotExceeded();
         int b = super.read();
         if (b >= 0) {
+            if (count < HEAD_BYTES) {
+                head[(int) count] = (byte) b;
+            }
             counted(1);
         }
         return b;
@@ -71,6 +84,9 @@ public final class RequestBody extends FilterInputStream {
         long allowed = limit == Long.MAX_VALUE ? Long.MAX_VALUE : limit + 1 - count;
         int n = super.read(buffer, offset, (int) Math.min(length, allowed));
         if (n > 0) {
+            if (count < HEAD_BYTES) {
+                System.arraycopy(buffer, offset, head, (int) count, (int) Math.min(n, HEAD_BYTES - count));
+            }
             counted(n);
         }
         return n;

@@ -34,6 +34,23 @@ class RequestBodyTest {
     }
 
     @Test
+    void itKeepsTheFirst128BytesAsSentWhateverTheReads() throws IOException {
+        byte[] content = new byte[300];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) i;
+        }
+        RequestBody body = RequestBody.of(CodecRequest.builder("POST", "/").body(new ByteArrayInputStream(content)).build(),
+                1000);
+        assertArrayEquals(new byte[0], body.head());
+        body.read();
+        byte[] buffer = new byte[50];
+        assertEquals(50, body.read(buffer, 0, 50));
+        assertArrayEquals(java.util.Arrays.copyOf(content, 51), body.head());
+        body.readAllBytes();
+        assertArrayEquals(java.util.Arrays.copyOf(content, 128), body.head());
+    }
+
+    @Test
     void aBodyOverTheLimitIsCutOffOneBytePastIt() throws IOException {
         CountingBody body = new CountingBody(1000);
         InputStream limited = limited(body, 10);
