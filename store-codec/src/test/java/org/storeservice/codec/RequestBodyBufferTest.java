@@ -205,6 +205,19 @@ class RequestBodyBufferTest {
         assertTrue(budget.highWaterMark() <= budget.capacity());
     }
 
+    @Test
+    void aLargeBodyWithNoRoomInTheBudgetAndNothingKeptGoesToAFile() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 20);
+        byte[] content = bytes(2 << 20); // a large array is wanted, but the budget has 1 MiB and keeps nothing yet
+        try (RequestBodyBuffer buffer = new RequestBodyBuffer(limits(8 << 20, 8 << 20), budget, content.length)) {
+            appendInPieces(buffer, content, 65_536);
+            assertFalse(buffer.inMemory());
+            assertEquals(0, budget.reserved(), budget.toString());
+            assertArrayEquals(content, readInSmallReads(buffer.open()));
+        }
+        assertEquals(0, budget.reserved());
+    }
+
     private static void appendInPieces(RequestBodyBuffer buffer, byte[] content, int piece) throws IOException {
         for (int i = 0; i < content.length; i += piece) {
             buffer.append(ByteBuffer.wrap(content, i, Math.min(piece, content.length - i)));
