@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Base64;
 import org.storeservice.codec.content.Base64Alphabet;
 import org.storeservice.codec.content.Base64Segments;
 
@@ -16,11 +17,15 @@ import org.storeservice.codec.content.Base64Segments;
  * read that failed), so everything unusual is left to the parser and {@link Base64Segments}, which starts it on a
  * unit boundary: the run is only chars that the parser would have passed on unchanged as text.
  *
+ * <p>Whole spans of plain chars go through the JDK's decoder, which HotSpot runs as vector code where the CPU has it
+ * (AVX-512 on x86, NEON on AArch64): ten times this class's own loops, which decode the rest (see BENCHMARKS.md).
+ *
  * <p>Counts the run's chars and line breaks as the parser counts them, so that locations after it can be
  * reported as if it had been parsed. Not thread-safe: one per request.
  */
 final class Base64ByteRun {
     private static final int INVALID = Base64Alphabet.INVALID;
+    private static final Base64.Decoder BASE64 = Base64.getDecoder();
     /** Sextet of each byte, {@link #INVALID} or padding (negative too). */
     private static final int[] SEXTETS = Base64Alphabet.sextets();
     /** The 12 bits of each pair of alphabet bytes, else -1: half the lookups of {@link #SEXTETS} in the hot loop. */
@@ -31,6 +36,15 @@ final class Base64ByteRun {
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle SHORT_BIG_ENDIAN =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    /** Chars of one span for the JDK's decoder: shorter spans pay its call more often, longer ones leave a longer tail. */
+    private static final int SPAN_CHARS = 2048;
+    private static final int SPAN_BYTES = SPAN_CHARS / 4 * 3;
+    /**
+     * Body bytes that must follow a span before it is tried: the markup closing a content ({@code </content>} and the
+     * elements around it) is shorter, so the span that would meet it, which the JDK's decoder would refuse with an
+     * exception, is left to this class's loops instead.
+     */
+    private static final int SPAN_TAIL = 512;
 
     private final InputStream source;
     private final byte[] in;
@@ -41,6 +55,11 @@ final class Base64ByteRun {
     private boolean sourceEnded;
     private IOException readFailure;
     private boolean ended;
+    /** Set once the JDK's decoder refused a span (the run has white space or ends inside it): no more spans. */
+    private boolean spansRefused;
+    private byte[] span;
+    private byte[] spanDecoded;
+    private int spansDecoded;
 
     /** Decoded bytes not yet handed out, high byte first. */
     private int pendingBits;
@@ -58,6 +77,7 @@ final class Base64ByteRun {
         this.in = in;
         this.limit = limit;
         this.source = source;
+        this.spansRefused = in.length < SPAN_CHARS + SPAN_TAIL;
     }
 
     /**
@@ -93,6 +113,9 @@ final class Base64ByteRun {
             }
             if (ended) {
                 return o > offset ? o - offset : -1;
+            }
+            if (!spansRefused && outEnd - o >= SPAN_BYTES) {
+                o = decodeSpans(out, o, outEnd);
             }
             final byte[] b = in;
             int p = position;
@@ -133,6 +156,48 @@ final class Base64ByteRun {
             }
             nextUnit();
         }
+    }
+
+    /**
+     * Decodes whole spans of {@link #SPAN_CHARS} plain chars with the JDK's decoder while {@link #SPAN_TAIL} more
+     * bytes follow each one and {@code out} has room, and returns the new output offset. The JDK's decoder accepts
+     * exactly the alphabet, and padding only at the end, so a span whose last char is not padding is decoded only
+     * if all of it is whole plain units, as the loops in {@link #decode} would decode it; anything else is left to
+     * them, for the rest of the run if the decoder refused the span.
+     */
+    private int decodeSpans(byte[] out, int offset, int outEnd) {
+        int o = offset;
+        while (outEnd - o >= SPAN_BYTES) {
+            while (limit - position < SPAN_CHARS + SPAN_TAIL) {
+                if (!fill()) {
+                    return o; // the run's end is in the buffer: the loops decode the tail
+                }
+            }
+            if (in[position + SPAN_CHARS - 1] == '=') {
+                return o; // padding (which ends the data) at the span's end: the loops decide
+            }
+            if (span == null) {
+                span = new byte[SPAN_CHARS];
+                spanDecoded = new byte[SPAN_BYTES];
+            }
+            System.arraycopy(in, position, span, 0, SPAN_CHARS);
+            try {
+                BASE64.decode(span, spanDecoded);
+            } catch (IllegalArgumentException notPlain) {
+                spansRefused = true;
+                return o;
+            }
+            System.arraycopy(spanDecoded, 0, out, o, SPAN_BYTES);
+            o += SPAN_BYTES;
+            position += SPAN_CHARS;
+            spansDecoded++;
+        }
+        return o;
+    }
+
+    /** How many spans the JDK's decoder decoded, so tests can tell that it did. */
+    int spansDecoded() {
+        return spansDecoded;
     }
 
     /**

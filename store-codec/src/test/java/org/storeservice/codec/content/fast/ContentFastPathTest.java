@@ -194,6 +194,13 @@ class ContentFastPathTest {
         return Base64.getMimeEncoder().encodeToString(data);
     }
 
+    /** Base64 without line breaks, as .NET's {@code Convert.ToBase64String} and {@code XmlWriter.WriteBase64} write it. */
+    static String plain(int bytes, long seed) {
+        byte[] data = new byte[bytes];
+        new Random(seed).nextBytes(data);
+        return Base64.getEncoder().encodeToString(data);
+    }
+
     @Test
     void plainAndWrappedBase64() {
         Outcome outcome = assertSame("plain", keyFirst("QUJDREVG"), true);
