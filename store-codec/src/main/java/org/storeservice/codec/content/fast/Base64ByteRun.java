@@ -17,8 +17,9 @@ import org.storeservice.codec.content.Base64Segments;
  * read that failed), so everything unusual is left to the parser and {@link Base64Segments}, which starts it on a
  * unit boundary: the run is only chars that the parser would have passed on unchanged as text.
  *
- * <p>Whole spans of plain chars go through the JDK's decoder, which HotSpot runs as vector code where the CPU has it
- * (AVX-512 on x86, NEON on AArch64): ten times this class's own loops, which decode the rest (see BENCHMARKS.md).
+ * <p>Whole spans of plain chars go through the JDK's decoder, which HotSpot runs as a vector stub where it has one for
+ * the CPU: ten times this class's own loops there, a tenth slower elsewhere; the loops decode the rest (BENCHMARKS.md,
+ * twelfth round).
  *
  * <p>Counts the run's chars and line breaks as the parser counts them, so that locations after it can be
  * reported as if it had been parsed. Not thread-safe: one per request.
