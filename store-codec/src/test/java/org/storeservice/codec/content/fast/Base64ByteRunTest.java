@@ -2,6 +2,7 @@ package org.storeservice.codec.content.fast;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
@@ -79,7 +81,7 @@ class Base64ByteRunTest {
         Result result = decode(body, FAST_PATH_BUFFER, body.length, 64 * 1024);
         // the last unit is padded: the run leaves it, and the bytes it carries, to the parser
         int padded = data.length % 3;
-        assertArrayEquals(java.util.Arrays.copyOf(data, data.length - padded), result.decoded());
+        assertArrayEquals(Arrays.copyOf(data, data.length - padded), result.decoded());
         assertTrue(result.spans() >= (body.length - 2 * SPAN_CHARS) / SPAN_CHARS, "spans: " + result.spans());
         for (int readBytes : new int[] {1, 7, 1535, 1536, 1537, 4096, 64 * 1024}) {
             for (int arrival : new int[] {1, 100, 2047, 2048, 4099, body.length}) {
@@ -131,6 +133,39 @@ class Base64ByteRunTest {
             byte[] body = utf8(run + "</content>" + "<x/>".repeat(tail / 4));
             assertSameAsLoops("tail " + tail, body, body.length, 64 * 1024);
             assertSameAsLoops("tail " + tail + ", arrival 3000", body, 3000, 5000);
+        }
+    }
+
+    /** A read of the body fails inside the run: the bytes before it are decoded, then the rest ends in the failure. */
+    @Test
+    void aReadThatFailsInsideTheRun() {
+        String run64 = plain(9_000, 10);
+        byte[] body = utf8(run64 + "</content>");
+        for (int failAt = 1; failAt <= run64.length(); failAt += 331) { // a partial unit of 0 to 3 chars before it
+            for (int bufferBytes : new int[] {LOOPS_ONLY_BUFFER, FAST_PATH_BUFFER}) {
+                Base64ByteRun run = new Base64ByteRun(new byte[bufferBytes], 0,
+                        ContentFastPathTest.failingAfter(body, failAt));
+                ByteArrayOutputStream decoded = new ByteArrayOutputStream();
+                byte[] out = new byte[64 * 1024];
+                int n;
+                while ((n = run.decode(out, 0, out.length)) > 0) {
+                    decoded.write(out, 0, n);
+                }
+                String what = "fail at " + failAt + ", buffer " + bufferBytes;
+                byte[] wholeUnits = Arrays.copyOf(body, failAt / 4 * 4);
+                assertArrayEquals(Base64.getDecoder().decode(wholeUnits), decoded.toByteArray(), what);
+                ByteArrayOutputStream rest = new ByteArrayOutputStream();
+                InputStream after = run.rest(new byte[0]);
+                IOException failure = assertThrows(IOException.class, () -> {
+                    byte[] buffer = new byte[100];
+                    int k;
+                    while ((k = after.read(buffer)) >= 0) {
+                        rest.write(buffer, 0, k);
+                    }
+                }, what);
+                assertEquals("connection reset", failure.getMessage(), what);
+                assertEquals(failAt % 4, rest.size(), what + ": the partial unit before the failure goes to the parser");
+            }
         }
     }
 
