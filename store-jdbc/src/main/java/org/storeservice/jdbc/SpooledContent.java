@@ -72,25 +72,39 @@ final class SpooledContent implements Closeable {
         if (head.length <= MEMORY_BYTES) {
             return inMemory(head);
         }
-        // Reserve in steps that double, so a value is never held twice its size; give all back on a spill.
+        // First one array of the size the content expects (the codec's estimate for a large content is a few bytes
+        // over; one more byte sees its end without growing), then steps that double. While reading, the array may be
+        // up to twice the value, or the estimate; once read, the value is in an array of its size and only that stays
+        // reserved. All is given back on a spill.
         long reserved = 0;
         byte[] held = head;
         int filled = head.length;
         try {
+            long expected = filled + (long) content.available() + 1;
             while (true) {
                 if (filled == held.length) {
-                    long grown = Math.min(Math.min((long) held.length * 2, maxBytes + 1), Integer.MAX_VALUE - 8);
+                    long wanted = expected > held.length ? expected : (long) held.length * 2;
+                    long grown = Math.min(Math.min(wanted, maxBytes + 1), Integer.MAX_VALUE - 8);
                     if (grown <= held.length || !memory.tryReserve(grown)) {
+                        if (expected > held.length) {
+                            expected = 0; // no room for the whole estimate: grow by doubling instead
+                            continue;
+                        }
                         break; // no room (or as large as an array gets): the rest goes to a file
                     }
+                    expected = 0; // the estimate is used once; a content that goes on past it grows by doubling
                     memory.release(reserved);
                     reserved = grown;
                     held = java.util.Arrays.copyOf(held, (int) grown);
                 }
                 int n = content.read(held, filled, held.length - filled);
                 if (n < 0) {
-                    byte[] value = filled == held.length ? held : java.util.Arrays.copyOf(held, filled);
-                    return new SpooledContent(value, null, filled, memory, reserved);
+                    if (filled == held.length) {
+                        return new SpooledContent(held, null, filled, memory, reserved);
+                    }
+                    byte[] value = java.util.Arrays.copyOf(held, filled);
+                    memory.release(reserved - filled); // only the value's own size stays reserved
+                    return new SpooledContent(value, null, filled, memory, filled);
                 }
                 filled += n;
                 if (filled > maxBytes) {
