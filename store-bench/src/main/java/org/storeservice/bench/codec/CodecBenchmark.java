@@ -63,16 +63,19 @@ public class CodecBenchmark {
         }
     }
 
-    /** WriteBytes over SOAP 1.1 with 64 KiB and 4 MiB of content. */
+    /** WriteBytes over SOAP 1.1 with 64 KiB and 4 MiB of content, in plain base64 or MIME's (line breaks). */
     @State(Scope.Benchmark)
     public static class WriteBytes {
         @Param({"65536", "4194304"})
         public int contentBytes;
+        @Param({"plain", "mime"})
+        public String base64;
         Requests.Template template;
 
         @Setup(Level.Trial)
         public void setUp(Codec codec) {
-            template = Requests.writeBytes(contentBytes);
+            template = Requests.writeBytes(contentBytes,
+                    "mime".equals(base64) ? java.util.Base64.getMimeEncoder() : java.util.Base64.getEncoder());
             check(codec.codec.handle(template.request()), "WriteBytes " + contentBytes);
         }
     }

@@ -97,10 +97,15 @@ final class Requests {
     }
 
     static Template writeBytes(int contentBytes) {
+        return writeBytes(contentBytes, Base64.getEncoder());
+    }
+
+    /** WriteBytes with the content in {@code encoder}'s base64 (MIME's has a line break every 76 characters). */
+    static Template writeBytes(int contentBytes, Base64.Encoder encoder) {
         byte[] content = new byte[contentBytes];
         new Random(17).nextBytes(content);
         String wrapper = "<WriteBytes xmlns=\"http://tempuri.org/\"><key>" + KEY + "</key><content>"
-                + Base64.getEncoder().encodeToString(content) + "</content></WriteBytes>";
+                + encoder.encodeToString(content) + "</content></WriteBytes>";
         return new Template("POST", PATH, null, "text/xml; charset=utf-8", "\"http://tempuri.org/WriteBytes\"",
                 utf8(String.format(ENV11, wrapper)));
     }
