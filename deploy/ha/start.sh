@@ -38,7 +38,9 @@ done
 mkdir -p "$dir"
 chmod 755 "$dir"   # the postgres user (below) must reach its node's directory
 # PostgreSQL refuses to run as root: as root, Patroni (and so PostgreSQL) runs as the postgres user.
-as_db_user() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# From the work directory: the caller's may be closed to the postgres user (a checkout under a 0700 mktemp
+# directory), and Patroni's PostgreSQL then never finished bootstrapping.
+as_db_user() { if [ "$(id -u)" -eq 0 ]; then (cd "$dir" && runuser -u postgres -- "$@"); else "$@"; fi; }
 
 # wait_for SECONDS DESCRIPTION COMMAND...: runs COMMAND every 0.5 s until it succeeds.
 wait_for() {
