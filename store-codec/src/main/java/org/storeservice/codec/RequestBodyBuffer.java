@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.storeservice.codec.wire.BodyTail;
 
 /**
  * One request's body, collected as it arrives so that no thread waits for the network while a client sends
@@ -253,8 +254,11 @@ public final class RequestBodyBuffer implements Closeable {
     private record Segment(byte[] bytes, int limit) {
     }
 
-    /** Reads the segments, then the file by position (the file's one descriptor serves writing and reading). */
-    private final class Reader extends InputStream {
+    /**
+     * Reads the segments, then the file by position (the file's one descriptor serves writing and reading). Shows the
+     * body's last bytes while they are all in memory.
+     */
+    private final class Reader extends InputStream implements BodyTail {
         private int segment;
         private int offset;
         private long filePosition;
@@ -294,6 +298,22 @@ public final class RequestBodyBuffer implements Closeable {
                 throw new IOException("Request body file ended early: " + file);
             }
             filePosition += n;
+            return n;
+        }
+
+        @Override
+        public int copyTail(byte[] into) {
+            if (closed || channel != null) {
+                return 0; // a body partly in a file: its tail is not worth a read of the disk
+            }
+            int n = (int) Math.min(into.length, size);
+            int end = n; // fills into[0, n) from its end, walking the segments backwards
+            for (int i = segments.size() - 1; i >= 0 && end > 0; i--) {
+                int fill = i == segments.size() - 1 ? lastFill : segments.get(i).limit();
+                int copied = Math.min(end, fill);
+                System.arraycopy(segments.get(i).bytes(), fill - copied, into, end - copied, copied);
+                end -= copied;
+            }
             return n;
         }
 

@@ -11,11 +11,13 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.storeservice.codec.wire.BodyTail;
 
 class RequestBodyBufferTest {
     private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
@@ -274,6 +276,40 @@ class RequestBodyBufferTest {
             assertTrue(unknown.readEnough(), "201 read: past twice the limit");
             assertEquals(201, unknown.received());
             assertEquals(101, unknown.size(), "the limit and one byte kept");
+        }
+    }
+
+    /**
+     * The body's last bytes show while they are all in memory, across segments of a body of unknown length and in
+     * one of a declared one; not once any went to a file, nor after close.
+     */
+    @Test
+    void theLastBytesShowWhileTheBodyIsInMemory() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 24);
+        byte[] content = bytes(100_000);
+        for (long declared : new long[] {-1, content.length}) {
+            RequestBodyBuffer buffer = new RequestBodyBuffer(limits(1_000_000, 200_000), budget, declared);
+            appendInPieces(buffer, content, 999);
+            InputStream in = buffer.open();
+            for (int wanted : new int[] {1, 7, 512, 4096 + 1, content.length, content.length + 10}) {
+                byte[] into = new byte[wanted];
+                int n = ((BodyTail) in).copyTail(into);
+                int expected = Math.min(wanted, content.length);
+                assertEquals(expected, n, "declared " + declared + ", wanted " + wanted);
+                assertArrayEquals(Arrays.copyOfRange(content, content.length - expected, content.length),
+                        Arrays.copyOf(into, n), "declared " + declared + ", wanted " + wanted);
+            }
+            in.readNBytes(50_000); // reading does not change what the end is
+            byte[] last = new byte[3];
+            assertEquals(3, ((BodyTail) in).copyTail(last));
+            assertArrayEquals(Arrays.copyOfRange(content, content.length - 3, content.length), last);
+            buffer.close();
+            assertEquals(0, ((BodyTail) in).copyTail(last), "closed");
+        }
+        try (RequestBodyBuffer spilled = new RequestBodyBuffer(limits(1_000_000, 10_000), budget, -1)) {
+            appendInPieces(spilled, content, 999);
+            assertFalse(spilled.inMemory());
+            assertEquals(0, ((BodyTail) spilled.open()).copyTail(new byte[10]), "in a file");
         }
     }
 }

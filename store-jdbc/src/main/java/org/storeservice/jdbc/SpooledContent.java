@@ -72,17 +72,24 @@ final class SpooledContent implements Closeable {
         if (head.length <= MEMORY_BYTES) {
             return inMemory(head);
         }
-        // First one array of the size the content expects (the codec's estimate for a large content is a few bytes
-        // over; one more byte sees its end without growing), then steps that double. While reading, the array may be
-        // up to twice the value, or the estimate; once read, the value is in an array of its size and only that stays
-        // reserved. All is given back on a spill.
+        // First one array of the size the content expects (the codec's estimate for a large content is exact, or a few
+        // bytes over), then steps that double; a full array is grown only once a byte more is read, so that an exact
+        // estimate needs no copy. While reading, the array may be up to twice the value, or the estimate; once read,
+        // the value is in an array of its size and only that stays reserved. All is given back on a spill.
         long reserved = 0;
         byte[] held = head;
         int filled = head.length;
+        int next = -1; // a byte read past a full array, not yet in it
         try {
-            long expected = filled + (long) content.available() + 1;
+            long expected = filled + (long) content.available();
             while (true) {
                 if (filled == held.length) {
+                    if (held != head && next < 0) {
+                        next = content.read();
+                        if (next < 0) {
+                            return new SpooledContent(held, null, filled, memory, reserved);
+                        }
+                    }
                     long wanted = expected > held.length ? expected : (long) held.length * 2;
                     long grown = Math.min(Math.min(wanted, maxBytes + 1), Integer.MAX_VALUE - 8);
                     if (grown <= held.length || !memory.tryReserve(grown)) {
@@ -96,6 +103,13 @@ final class SpooledContent implements Closeable {
                     memory.release(reserved);
                     reserved = grown;
                     held = java.util.Arrays.copyOf(held, (int) grown);
+                    if (next >= 0) {
+                        held[filled++] = (byte) next;
+                        next = -1;
+                        if (filled > maxBytes) {
+                            throw tooLarge(maxBytes);
+                        }
+                    }
                 }
                 int n = content.read(held, filled, held.length - filled);
                 if (n < 0) {
@@ -116,15 +130,18 @@ final class SpooledContent implements Closeable {
             throw e;
         }
         try {
-            return toFile(held, filled, content, directory, maxBytes);
+            return toFile(held, filled, next, content, directory, maxBytes);
         } finally {
             memory.release(reserved);
         }
     }
 
-    /** The first {@code filled} bytes of {@code held}, then the rest of {@code content}, in a new temporary file. */
-    private static SpooledContent toFile(byte[] held, int filled, InputStream content, Path directory, long maxBytes)
-            throws IOException {
+    /**
+     * The first {@code filled} bytes of {@code held}, then {@code next} (if not -1), then the rest of {@code content},
+     * in a new temporary file.
+     */
+    private static SpooledContent toFile(byte[] held, int filled, int next, InputStream content, Path directory,
+            long maxBytes) throws IOException {
         Path file = directory == null ? Files.createTempFile(FILE_PREFIX, ".tmp")
                 : Files.createTempFile(directory, FILE_PREFIX, ".tmp");
         try (OutputStream out = Files.newOutputStream(file)) {
@@ -135,6 +152,12 @@ final class SpooledContent implements Closeable {
                 out.write(held, offset, Math.min(FILE_WRITE_BYTES, filled - offset));
             }
             long length = filled;
+            if (next >= 0) {
+                out.write(next);
+                if (++length > maxBytes) {
+                    throw tooLarge(maxBytes);
+                }
+            }
             byte[] buffer = new byte[8192];
             for (int n; (n = content.read(buffer)) >= 0; ) {
                 length += n;

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.storeservice.api.storage.StorageException;
 
 /**
- * Reading a value into a spool: whatever the content's {@code available()} says (the codec's estimate is a few bytes
- * over; other streams say 0, too little or anything), the value read is exact, kept in memory while the spool memory
+ * Reading a value into a spool: whatever the content's {@code available()} says (the codec's estimate is exact, or a
+ * few bytes over; other streams say 0, too little or anything), the value read is exact, kept in memory while the spool memory
  * has room and in a file otherwise, and the memory reserved is given back on close.
  */
 class SpooledContentTest {
@@ -50,12 +50,13 @@ class SpooledContentTest {
     @Test
     void everyEstimateGivesTheExactValue(@TempDir Path spool) throws IOException {
         IntUnaryOperator[] estimates = {left -> left, left -> left + 45, left -> left / 2, left -> 0, left -> 1,
-            left -> Integer.MAX_VALUE, left -> left * 3};
+            left -> Integer.MAX_VALUE, left -> left * 3, left -> left - 1, left -> left + 1};
         for (int size : SIZES) {
             byte[] value = random(size);
             for (int e = 0; e < estimates.length; e++) {
                 String what = "size " + size + ", estimate " + e;
-                for (long memoryBytes : new long[] {0, 4L << 20, 64L << 20}) {
+                // no room; room for the value alone (an estimate short of it spills, with the byte that showed it); plenty
+                for (long memoryBytes : new long[] {0, size, 4L << 20, 64L << 20}) {
                     SpoolMemory memory = new SpoolMemory(memoryBytes);
                     try (SpooledContent spooled = SpooledContent.read(content(value, estimates[e]), spool, 8L << 20,
                             memory)) {
@@ -80,7 +81,7 @@ class SpooledContentTest {
     @Test
     void aValueOverTheLimitIsRefusedWhateverTheEstimate(@TempDir Path spool) {
         byte[] value = random(300_000);
-        for (IntUnaryOperator estimate : new IntUnaryOperator[] {left -> left, left -> 0, left -> 100}) {
+        for (IntUnaryOperator estimate : new IntUnaryOperator[] {left -> left, left -> 0, left -> 100, left -> left - 1}) {
             SpoolMemory memory = new SpoolMemory(64L << 20);
             assertThrows(StorageException.class,
                     () -> SpooledContent.read(content(value, estimate), spool, 299_999, memory).close());

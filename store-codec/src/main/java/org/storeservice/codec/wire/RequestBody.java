@@ -15,7 +15,7 @@ import org.storeservice.codec.CodecRequest;
  * limit + 1 bytes of a body, whatever its framing (chunked, or no length at all) and however its parser buffers:
  * a server adapter needs no limit of its own.
  */
-public final class RequestBody extends FilterInputStream {
+public final class RequestBody extends FilterInputStream implements BodyTail {
     /** How much of the body's start is kept: an XML declaration, for a fault that says where in it an error lies. */
     private static final int HEAD_BYTES = 128;
 
@@ -105,6 +105,12 @@ public final class RequestBody extends FilterInputStream {
             skipped += read;
         }
         return skipped;
+    }
+
+    /** The server's body's last bytes, if it can show them ({@link BodyTail}); else 0. */
+    @Override
+    public int copyTail(byte[] into) {
+        return in instanceof BodyTail body ? body.copyTail(into) : 0;
     }
 
     @Override

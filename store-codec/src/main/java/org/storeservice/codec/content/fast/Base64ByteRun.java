@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.Base64;
 import org.storeservice.codec.content.Base64Alphabet;
 import org.storeservice.codec.content.Base64Segments;
+import org.storeservice.codec.wire.BodyTail;
 
 /**
  * Decodes the leading run of whole base64 units of {@code <content>} straight from the request bytes, 4 bytes
@@ -69,6 +70,13 @@ final class Base64ByteRun {
     private int lineBreaks;
     private long afterLastLineBreak;
     private boolean afterCarriageReturn;
+
+    /** Whether {@link #findContentEnd()} has looked. */
+    private boolean contentEndSought;
+    /** Body bytes from the {@code <} closing the content to the body's end; -1 if not found. */
+    private int afterContent = -1;
+    /** The {@code =} just before that {@code <}: padding, decoding to no byte. */
+    private int padding;
 
     /**
      * A run starting at {@code in[0]}, with {@code in[0, limit)} already read; more comes from {@code source}
@@ -202,8 +210,10 @@ final class Base64ByteRun {
     }
 
     /**
-     * An estimate of the bytes still to be decoded, at most a few past the truth: three for every four bytes
-     * of the body not yet decoded (the run may end before them). 0 once the run has ended and is handed out.
+     * An estimate of the bytes still to be decoded. Exact for a plain content of a body collected in full
+     * ({@link BodyTail}), when the body's end shows where the content ends; else three for every four bytes of the
+     * body not yet decoded, a few past the truth (the run may end before them). 0 once the run has ended and is
+     * handed out.
      */
     int remainingEstimate() {
         if (ended) {
@@ -217,7 +227,41 @@ final class Base64ByteRun {
                 // no estimate of the rest; the read that fails will report it
             }
         }
-        return (int) Math.min(Integer.MAX_VALUE - 8, pending + undecoded / 4 * 3);
+        findContentEnd();
+        long chars = undecoded - afterContent;
+        long estimate = afterContent >= 0 && chars >= padding && chars % 4 == 0
+                ? chars / 4 * 3 - padding // the content's own chars; white space among them would only add to it
+                : undecoded / 4 * 3;
+        return (int) Math.min(Integer.MAX_VALUE - 8, pending + estimate);
+    }
+
+    /**
+     * Looks once at the body's last bytes for the {@code <} that closes the content: the last {@code <} after a base64
+     * char or {@code =}. Anything else before a {@code <} (a {@code >}, white space, a CDATA section's end) is not a
+     * plain content's end, and no such {@code <} leaves the estimate as before. An odd content can mislead it (a
+     * comment inside it, white space before its end tag): the estimate is then off, which costs a store that sizes an
+     * array from it only a copy, never a byte of the value.
+     */
+    private void findContentEnd() {
+        if (contentEndSought) {
+            return;
+        }
+        contentEndSought = true;
+        if (!(source instanceof BodyTail body)) {
+            return;
+        }
+        byte[] last = new byte[SPAN_TAIL];
+        int n = body.copyTail(last);
+        for (int i = n - 1; i > 0; i--) {
+            int before = last[i - 1] & 0xFF;
+            if (last[i] == '<' && (before == '=' || SEXTETS[before] >= 0)) {
+                afterContent = n - i;
+                while (padding < 2 && i - 1 - padding >= 0 && last[i - 1 - padding] == '=') {
+                    padding++;
+                }
+                return;
+            }
+        }
     }
 
     /** Skips white space, then reads one whole unit into {@link #pendingBits}, or ends the run before it. */
