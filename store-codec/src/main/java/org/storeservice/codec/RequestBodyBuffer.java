@@ -23,8 +23,9 @@ import org.storeservice.codec.wire.BodyTail;
  *
  * <p>Bytes are kept in memory while this request holds at most {@link CodecLimits#bodyMemoryBytes()} and the
  * codec's shared {@link BodyMemoryBudget} has room; after that, every further byte goes to a temporary file.
- * {@link #close()} gives the memory back to the budget and deletes the file; the adapter calls it once the
- * codec has answered, and on every failure.
+ * The memory goes back to the budget as soon as the body has been read to its end (a store may then wait long for its
+ * commit before the codec answers); {@link #close()} gives back what is left and deletes the file, and the adapter calls
+ * it once the codec has answered, and on every failure.
  *
  * <p>At most {@link CodecLimits#maxRequestBytes()} + 1 bytes are kept: one byte past the limit is enough for
  * the codec to answer with its too-large fault, so the codec alone owns that rule and its message. Once the
@@ -65,6 +66,8 @@ public final class RequestBodyBuffer implements Closeable {
     private long fileSize;
     private boolean opened;
     private boolean closed;
+    /** Set once the body was read to its end and its memory went back to the budget. */
+    private boolean memoryReleased;
 
     RequestBodyBuffer(CodecLimits limits, BodyMemoryBudget budget, long declaredLength) {
         long max = limits.maxRequestBytes();
@@ -222,11 +225,7 @@ public final class RequestBodyBuffer implements Closeable {
             return;
         }
         closed = true;
-        for (Segment segment : segments) {
-            budget.giveBack(segment.bytes());
-        }
-        segments.clear();
-        reserved = 0;
+        releaseMemory();
         if (file == null) {
             return;
         }
@@ -242,6 +241,15 @@ public final class RequestBodyBuffer implements Closeable {
         } catch (IOException e) {
             log.warn("Could not delete the request body file {}", file, e);
         }
+    }
+
+    private void releaseMemory() {
+        for (Segment segment : segments) {
+            budget.giveBack(segment.bytes());
+        }
+        segments.clear();
+        reserved = 0;
+        memoryReleased = true;
     }
 
     @Override
@@ -290,6 +298,7 @@ public final class RequestBodyBuffer implements Closeable {
                 offset = 0;
             }
             if (filePosition >= fileSize) {
+                releaseMemory(); // read to its end: nobody reads these bytes again
                 return -1;
             }
             int n = channel.read(ByteBuffer.wrap(buffer, off, (int) Math.min(length, fileSize - filePosition)),
@@ -303,8 +312,8 @@ public final class RequestBodyBuffer implements Closeable {
 
         @Override
         public int copyTail(byte[] into) {
-            if (closed || channel != null) {
-                return 0; // a body partly in a file: its tail is not worth a read of the disk
+            if (closed || memoryReleased || channel != null) {
+                return 0; // read to its end already, or partly in a file: its tail is not worth a read of the disk
             }
             int n = (int) Math.min(into.length, size);
             int end = n; // fills into[0, n) from its end, walking the segments backwards

@@ -312,4 +312,30 @@ class RequestBodyBufferTest {
             assertEquals(0, ((BodyTail) spilled.open()).copyTail(new byte[10]), "in a file");
         }
     }
+
+    /**
+     * A body read to its end gives its memory back at once, before close (a store may wait for its commit before the
+     * answer is written); reading on, and closing, give nothing back twice.
+     */
+    @Test
+    void readingToTheEndGivesTheMemoryBackAtOnce() throws IOException {
+        BodyMemoryBudget budget = new BodyMemoryBudget(1 << 24);
+        for (int size : new int[] {100_000, 600_000}) { // a plain segment, and an array kept for the next large body
+            byte[] content = bytes(size);
+            RequestBodyBuffer buffer = new RequestBodyBuffer(limits(1_000_000, 1_000_000), budget, size);
+            appendInPieces(buffer, content, 4096);
+            long before = budget.reserved();
+            InputStream in = buffer.open();
+            assertArrayEquals(content, in.readNBytes(size));
+            assertEquals(before, budget.reserved(), size + ": held until the end is read");
+            assertEquals(-1, in.read());
+            long kept = size >= BodyMemoryBudget.POOLED_ARRAY_BYTES ? size : 0; // kept arrays stay counted
+            assertEquals(kept, budget.reserved(), size + ": given back at the end");
+            assertEquals(-1, in.read(new byte[10], 0, 10));
+            assertEquals(0, in.available());
+            assertEquals(0, ((BodyTail) in).copyTail(new byte[10]), "no tail once given back");
+            buffer.close();
+            assertEquals(kept, budget.reserved(), size + ": close gives nothing back twice");
+        }
+    }
 }
