@@ -498,21 +498,10 @@ class ContentFastPathTest {
         byte[] body = keyFirst(Base64.getEncoder().encodeToString(value)).getBytes(StandardCharsets.UTF_8);
         FastPathPolicy never = FastPathPolicy.never();
         for (FastPathPolicy policy : List.of(always(), never)) {
-            List<Integer> estimates = new ArrayList<>();
-            List<Integer> actuallyLeft = new ArrayList<>();
-            ContentReadingStore store = new ContentReadingStore(content -> {
-                byte[] part = new byte[30_000];
-                int read = 0;
-                while (true) {
-                    estimates.add(content.available());
-                    actuallyLeft.add(value.length - read);
-                    int n = content.readNBytes(part, 0, part.length);
-                    if (n == 0) {
-                        return;
-                    }
-                    read += n;
-                }
-            });
+            EstimateRecorder recorder = new EstimateRecorder(value.length);
+            ContentReadingStore store = recorder.store;
+            List<Integer> estimates = recorder.estimates;
+            List<Integer> actuallyLeft = recorder.actuallyLeft;
             SoapEndpoint endpoint = new SoapEndpoint(store, new XmlReaders(CodecLimits.defaults()), NS,
                     CodecLimits.defaults(), policy);
             CodecResponse response = endpoint.handle(request(UTF8_XML, new ByteArrayInputStream(body)), Runnable::run)
@@ -553,21 +542,10 @@ class ContentFastPathTest {
                     new Body("line breaks", keyFirst(Base64.getMimeEncoder().encodeToString(value)), false));
             for (Body body : bodies) {
                 byte[] bytes = body.xml().getBytes(StandardCharsets.UTF_8);
-                List<Integer> estimates = new ArrayList<>();
-                List<Integer> actuallyLeft = new ArrayList<>();
-                ContentReadingStore store = new ContentReadingStore(content -> {
-                    byte[] part = new byte[30_000];
-                    int read = 0;
-                    while (true) {
-                        estimates.add(content.available());
-                        actuallyLeft.add(value.length - read);
-                        int n = content.readNBytes(part, 0, part.length);
-                        if (n == 0) {
-                            return;
-                        }
-                        read += n;
-                    }
-                });
+                EstimateRecorder recorder = new EstimateRecorder(value.length);
+                ContentReadingStore store = recorder.store;
+                List<Integer> estimates = recorder.estimates;
+                List<Integer> actuallyLeft = recorder.actuallyLeft;
                 SoapEndpoint endpoint = new SoapEndpoint(store, new XmlReaders(CodecLimits.defaults()), NS,
                         CodecLimits.defaults(), always());
                 try (RequestBodyBuffer buffer = StoreCodec.builder(store).build().newRequestBodyBuffer(bytes.length)) {
@@ -592,6 +570,29 @@ class ContentFastPathTest {
                     }
                 }
             }
+        }
+    }
+
+    /** A store that reads the content in parts of 30,000 bytes, noting before each the content's estimate and what was left. */
+    private static final class EstimateRecorder {
+        final List<Integer> estimates = new ArrayList<>();
+        final List<Integer> actuallyLeft = new ArrayList<>();
+        final ContentReadingStore store;
+
+        EstimateRecorder(int valueLength) {
+            store = new ContentReadingStore(content -> {
+                byte[] part = new byte[30_000];
+                int read = 0;
+                while (true) {
+                    estimates.add(content.available());
+                    actuallyLeft.add(valueLength - read);
+                    int n = content.readNBytes(part, 0, part.length);
+                    if (n == 0) {
+                        return;
+                    }
+                    read += n;
+                }
+            });
         }
     }
 }
