@@ -60,11 +60,13 @@ public final class CodecLimits {
     public static final int DEFAULT_MAX_PARAMETER_NAMES = 1_000;
 
     /**
-     * Default in-memory part of a spooled {@code content}, 64 KiB. Only when {@code <content>} precedes
+     * Default in-memory part of a spooled {@code content}, 96 KiB. Only when {@code <content>} precedes
      * {@code <key>} must the codec keep the content until the key is known; beyond this many bytes it goes
-     * to a temporary file (deleted afterwards), so out-of-order requests cannot exhaust the heap.
+     * to a temporary file (deleted afterwards), so out-of-order requests cannot exhaust the heap. A body of up to four
+     * thirds of it (128 KiB: a 64 KiB WriteBytes) can be answered on a thread that must not block, since its content
+     * never reaches the file.
      */
-    public static final int DEFAULT_SPOOL_MEMORY_BYTES = 64 * 1024;
+    public static final int DEFAULT_SPOOL_MEMORY_BYTES = 96 * 1024;
 
     /**
      * Default heap one request body may hold while it arrives, 8 MiB (a body of the default size limit fits);

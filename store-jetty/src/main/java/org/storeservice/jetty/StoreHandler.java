@@ -20,6 +20,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.storeservice.codec.CodecLimits;
 import org.storeservice.codec.CodecRequest;
 import org.storeservice.codec.CodecResponse;
 import org.storeservice.codec.RequestKind;
@@ -38,8 +39,9 @@ import org.storeservice.codec.StoreCodec;
  * blocking, into the codec's {@link org.storeservice.codec.RequestBodyBuffer} (memory within the codec's budget,
  * then a temporary file), and the codec runs only once the whole body is there. So a client that trickles its
  * body costs a connection and a little memory, never a thread. The handler is
- * {@link InvocationType#NON_BLOCKING}: a small body held in memory (at most 16 KiB, and no more than the codec's
- * spool keeps in memory) is answered right where it was completed, on the selector thread, with
+ * {@link InvocationType#NON_BLOCKING}: a body held in memory of at most 128 KiB (a 64 KiB WriteBytes; and no more than
+ * four thirds of what the codec's spool keeps in memory) is answered right where it was completed, on the selector
+ * thread, with
  * {@link StoreCodec#handleAsync}: decoding only computes, a WriteString is queued to the store (SQLite's writer
  * commits it and the answer is written from its thread), and a store call that may block goes to the server's
  * executor. A larger body, or one in a file, is handed to the executor ({@code 503} if it refuses).
@@ -70,10 +72,11 @@ public final class StoreHandler extends Handler.Abstract {
     static final Duration RATE_GRACE = Duration.ofSeconds(10);
 
     /**
-     * The largest body answered on the selector thread: a small request's. Larger ones take longer to decode
-     * than a selector should be held from its other connections.
+     * The largest body answered on the selector thread: a 64 KiB WriteBytes fits. Decoding it takes less time than
+     * handing it to another thread (the same-run A/B in BENCHMARKS.md, fourteenth round); larger ones take longer to
+     * decode than a selector should be held from its other connections.
      */
-    static final int MAX_INLINE_BODY_BYTES = 16 * 1024;
+    static final int MAX_INLINE_BODY_BYTES = 128 * 1024;
 
     /** The request attribute naming the binding that answered, for the access log (see {@link StoreServer#ACCESS_LOG_FORMAT}). */
     public static final String BINDING_ATTRIBUTE = "store.binding";
@@ -123,8 +126,7 @@ public final class StoreHandler extends Handler.Abstract {
         super(InvocationType.NON_BLOCKING);
         this.codec = Objects.requireNonNull(codec, "codec");
         this.marksRequests = marksRequests;
-        // Up to the spool's memory part, content sent before its key never goes to a temporary file.
-        this.maxInlineBodyBytes = Math.min(MAX_INLINE_BODY_BYTES, codec.limits().spoolMemoryBytes());
+        this.maxInlineBodyBytes = maxInlineBodyBytes(codec.limits());
         if (minRequestDataRate < 0) {
             throw new IllegalArgumentException("minRequestDataRate must not be negative: " + minRequestDataRate);
         }
@@ -168,6 +170,14 @@ public final class StoreHandler extends Handler.Abstract {
     }
 
     /** Whether a body of {@code size} bytes, all in memory, may be answered on a thread that must not block. */
+    /**
+     * The inline bound for {@code limits}: base64 decodes to at most three bytes for every four chars, so content sent
+     * before its key in a body of this size fits in the spool's memory part and never goes to a temporary file there.
+     */
+    static int maxInlineBodyBytes(CodecLimits limits) {
+        return (int) Math.min(MAX_INLINE_BODY_BYTES, limits.spoolMemoryBytes() * 4L / 3);
+    }
+
     boolean answersInline(long size, boolean inMemory) {
         return inMemory && size <= maxInlineBodyBytes;
     }

@@ -210,9 +210,49 @@ class InlineAnswerTest {
     }
 
     @Test
-    void theInlineBoundIsNoMoreThanTheSpoolsMemorySoContentBeforeItsKeyNeverGoesToAFile() throws Exception {
+    void aSixtyFourKibWriteBytesIsAnsweredInline() throws Exception {
+        start();
+        byte[] value = new byte[64 * 1024];
+        new java.util.Random(64).nextBytes(value);
+        String request = soap(SOAP11, "WriteBytes", "k64", Base64.getEncoder().encodeToString(value));
+
+        HttpTester.Response response = send(request);
+
+        assertEquals(200, response.getStatus(), response.getContent());
+        assertArrayEquals(value, stored("k64").bytes());
+        assertInline();
+        assertTrue(bodyOf(request).length() > 4 * value.length / 3, "the body is larger than the value's base64");
+    }
+
+    @Test
+    void contentBeforeItsKeyInABodyAtTheInlineBoundFitsTheSpoolsMemoryAndIsAnsweredInline() throws Exception {
+        // Base64 decodes to at most three bytes for every four chars: a body of four thirds of the spool's memory holds
+        // no more content than that memory, so the spool never reaches its file on the selector thread.
+        CodecLimits limits = CodecLimits.builder().spoolMemoryBytes(600).build();
+        assertEquals(800, StoreHandler.maxInlineBodyBytes(limits));
+        start(limits);
+        String prefix = XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"><soap:Body><WriteBytes xmlns=\"" + NS
+                + "\"><content>";
+        String suffix = "</content><key>spooled</key></WriteBytes></soap:Body></soap:Envelope>";
+        int room = 800 - prefix.length() - suffix.length();
+        byte[] value = new byte[room / 4 * 3];
+        new java.util.Random(600).nextBytes(value);
+        String base64 = Base64.getEncoder().encodeToString(value);
+        String body = prefix + base64 + " ".repeat(room - base64.length()) + suffix;
+        assertEquals(800, body.length());
+
+        HttpTester.Response response = send(post("/API/Store.asmx", "text/xml; charset=utf-8", body,
+                "SOAPAction: \"" + NS + "WriteBytes\"\r\n"));
+
+        assertEquals(200, response.getStatus(), response.getContent());
+        assertArrayEquals(value, stored("spooled").bytes());
+        assertInline();
+    }
+
+    @Test
+    void contentBeforeItsKeyLargerThanTheSpoolsMemoryIsHandedOffSoItsFileIsWrittenOffTheSelector() throws Exception {
         start(CodecLimits.builder().spoolMemoryBytes(600).build());
-        String content = Base64.getEncoder().encodeToString(new byte[600]);
+        String content = Base64.getEncoder().encodeToString(new byte[601]);
         String body = XML_DECL + "<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"><soap:Body><WriteBytes xmlns=\"" + NS
                 + "\"><content>" + content + "</content><key>spooled</key></WriteBytes></soap:Body></soap:Envelope>";
 
@@ -220,8 +260,16 @@ class InlineAnswerTest {
                 "SOAPAction: \"" + NS + "WriteBytes\"\r\n"));
 
         assertEquals(200, response.getStatus(), response.getContent());
-        assertArrayEquals(new byte[600], stored("spooled").bytes());
+        assertArrayEquals(new byte[601], stored("spooled").bytes());
         assertHandedOff();
+    }
+
+    @Test
+    void theInlineBoundFollowsTheSpoolUpTo128Kib() {
+        assertEquals(128 * 1024, StoreHandler.maxInlineBodyBytes(CodecLimits.defaults()));
+        assertEquals(StoreHandler.MAX_INLINE_BODY_BYTES,
+                StoreHandler.maxInlineBodyBytes(CodecLimits.builder().spoolMemoryBytes(1 << 20).build()));
+        assertEquals(0, StoreHandler.maxInlineBodyBytes(CodecLimits.builder().spoolMemoryBytes(0).build()));
     }
 
     @Test

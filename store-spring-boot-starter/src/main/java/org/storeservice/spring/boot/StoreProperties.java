@@ -147,7 +147,7 @@ public class StoreProperties {
          * In-memory part of content sent before its key, which must be kept until the key is known; beyond it
          * the content goes to a temporary file, so out-of-order requests cannot exhaust the heap.
          */
-        private DataSize spoolMemoryBytes = DataSize.ofKilobytes(64);
+        private DataSize spoolMemoryBytes = DataSize.ofKilobytes(96);
 
         /** Longest accepted key, in UTF-16 chars; a longer key gets Error and nothing is stored. */
         private int maxKeyLength = 512;
