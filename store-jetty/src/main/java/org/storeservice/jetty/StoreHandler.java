@@ -169,7 +169,6 @@ public final class StoreHandler extends Handler.Abstract {
         return false;
     }
 
-    /** Whether a body of {@code size} bytes, all in memory, may be answered on a thread that must not block. */
     /**
      * The inline bound for {@code limits}: base64 decodes to at most three bytes for every four chars, so content sent
      * before its key in a body of this size fits in the spool's memory part and never goes to a temporary file there.
@@ -178,6 +177,7 @@ public final class StoreHandler extends Handler.Abstract {
         return (int) Math.min(MAX_INLINE_BODY_BYTES, limits.spoolMemoryBytes() * 4L / 3);
     }
 
+    /** Whether a body of {@code size} bytes, all in memory, may be answered on a thread that must not block. */
     boolean answersInline(long size, boolean inMemory) {
         return inMemory && size <= maxInlineBodyBytes;
     }
