@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -213,7 +214,7 @@ class InlineAnswerTest {
     void aSixtyFourKibWriteBytesIsAnsweredInline() throws Exception {
         start();
         byte[] value = new byte[64 * 1024];
-        new java.util.Random(64).nextBytes(value);
+        new Random(64).nextBytes(value);
         String request = soap(SOAP11, "WriteBytes", "k64", Base64.getEncoder().encodeToString(value));
 
         HttpTester.Response response = send(request);
@@ -237,7 +238,7 @@ class InlineAnswerTest {
         String suffix = "</content><key>spooled</key></WriteBytes></soap:Body></soap:Envelope>";
         int room = 800 - prefix.length() - suffix.length();
         byte[] value = new byte[room / 4 * 3];
-        new java.util.Random(600).nextBytes(value);
+        new Random(600).nextBytes(value);
         String base64 = Base64.getEncoder().encodeToString(value);
         String body = prefix + base64 + " ".repeat(room - base64.length()) + suffix;
         assertEquals(800, body.length());
