@@ -141,6 +141,7 @@ final class PostgresWriter implements WritePath {
         long pause = 0;
         while (true) {
             SQLException failure;
+            long commitsBefore = commits.get();
             try (Connection connection = pool.getConnection()) {
                 List<Boolean> results = statements.commit(connection, requestsOf(open));
                 commits.incrementAndGet();
@@ -163,7 +164,7 @@ final class PostgresWriter implements WritePath {
                 }
                 return;
             }
-            notCommitting(failure);
+            attemptFailed(failure, commitsBefore);
             if (failure instanceof PostgresBatch.InDoubtException) {
                 SQLException inDoubt = failure;
                 open.removeIf(p -> !upsertsOnly(p) && fail(p, new StorageException(
@@ -198,9 +199,14 @@ final class PostgresWriter implements WritePath {
         return pending.requests().stream().allMatch(r -> !r.deletes() && r.policy() == OverwritePolicy.REPLACE);
     }
 
-    private void notCommitting(SQLException failure) {
+    /**
+     * A write attempt failed for the database's state. It starts an outage (one WARN line) unless another commit
+     * succeeded since the attempt began: a lane that waited out the outage for a pooled connection fails only after
+     * another lane has already committed again, and its failure belongs to the outage that has just ended.
+     */
+    void attemptFailed(SQLException failure, long commitsWhenAttemptBegan) {
         log.debug("A PostgreSQL write attempt failed", failure);
-        if (failingSince.compareAndSet(COMMITTING, System.nanoTime())) {
+        if (commits.get() == commitsWhenAttemptBegan && failingSince.compareAndSet(COMMITTING, System.nanoTime())) {
             errorsWhileFailing.set(0);
             log.warn("PostgreSQL writes are not committing ({}); each write waits up to {} ms for the database",
                     PostgresFailures.oneLine(failure), TimeUnit.NANOSECONDS.toMillis(failoverNanos));

@@ -1,0 +1,61 @@
+package org.storeservice.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryKind;
+
+/**
+ * When {@link PostgresWriter} says writes stopped committing. A lane that waited out a failover for a pooled connection
+ * fails only after another lane has committed again; that failure belongs to the outage that has just ended and must
+ * not start another (a second pair of WARN lines for an outage that lasted a millisecond, seen in
+ * {@code HighAvailabilityIT}).
+ */
+class PostgresWriterOutageTest {
+    @RegisterExtension
+    static final TestPostgres postgres = new TestPostgres();
+
+    @Test
+    void aFailedAttemptThatBeganBeforeTheLastCommitStartsNoOutage() throws Exception {
+        PostgresStorageConfig config = PostgresStorageConfig.fromUri(postgres.uri("writer_outage"));
+        TableName table = TableName.parse(config.table());
+        PostgresDialect dialect = new PostgresDialect();
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
+            SchemaVersion.ensure(connection, dialect, table);
+        }
+        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config))) {
+            PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, new Sql(table), dialect), 1,
+                    Duration.ofSeconds(30));
+            try {
+                long beforeTheCommit = writer.commits();
+                assertTrue(writer.write(text("a")));
+                SQLTransientConnectionException poolTimedOut = new SQLTransientConnectionException(
+                        "Connection is not available, request timed out");
+
+                writer.attemptFailed(poolTimedOut, beforeTheCommit);
+                assertTrue(writer.committing(), "a failure of an attempt begun before the last commit is no new outage");
+
+                writer.attemptFailed(poolTimedOut, writer.commits());
+                assertFalse(writer.committing(), "a failure since the last commit is");
+
+                assertTrue(writer.write(text("b")));
+                assertTrue(writer.committing(), "and the next commit ends it");
+            } finally {
+                writer.close();
+            }
+        }
+    }
+
+    private static WriteRequest text(String key) {
+        return new WriteRequest(key, EntryKind.TEXT, "value", null, OverwritePolicy.REPLACE, Instant.now());
+    }
+}
