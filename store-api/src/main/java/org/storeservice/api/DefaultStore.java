@@ -1,6 +1,5 @@
 package org.storeservice.api;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -102,27 +101,50 @@ public final class DefaultStore implements Store {
 
     @Override
     public Status writeBytes(String key, InputStream content) {
+        // This thread may block, so the storage may write right here.
+        try {
+            return writeBytesAsync(key, content, Runnable::run).toCompletableFuture().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof ContentStreamException broken ? broken : e;
+        }
+    }
+
+    /**
+     * Checks the write here, then hands it to {@link Storage#putBytesAsync}: a queued write leaves no thread waiting.
+     * The stage fails only with a {@link ContentStreamException}, when {@code content} itself failed.
+     */
+    @Override
+    public CompletionStage<Status> writeBytesAsync(String key, InputStream content, Executor blockingWork) {
         if (!isValidKey(key, "WriteBytes")) {
-            return Status.ERROR;
+            return CompletableFuture.completedFuture(Status.ERROR);
         }
         if (content == null) {
             outcomes.rejected("WriteBytes", key, "content is missing");
-            return Status.ERROR;
+            return CompletableFuture.completedFuture(Status.ERROR);
         }
         LimitedContent limited = new LimitedContent(content, limits.maxValueBytes());
+        CompletionStage<Boolean> stored;
         try {
-            return written(storage.putBytes(key, limited, overwritePolicy), key, "WriteBytes");
-        } catch (IOException | RuntimeException e) {
+            stored = storage.putBytesAsync(key, limited, overwritePolicy, blockingWork);
+        } catch (RuntimeException e) { // a backend that throws instead of failing its stage
+            stored = CompletableFuture.failedFuture(e);
+        }
+        return stored.handle((written, failure) -> {
+            if (failure == null) {
+                return written(written, key, "WriteBytes");
+            }
             if (limited.sourceFailure() != null) {
                 throw new ContentStreamException(limited.sourceFailure());
             }
             if (limited.limitExceeded()) {
                 outcomes.rejected("WriteBytes", key, "content over " + limits.maxValueBytes() + " bytes");
             } else {
-                outcomes.failed("WriteBytes", key, e, storage);
+                outcomes.failed("WriteBytes", key,
+                        failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure,
+                        storage);
             }
             return Status.ERROR;
-        }
+        });
     }
 
     private boolean isValidKey(String key, String operation) {

@@ -58,6 +58,31 @@ public interface Store {
     }
 
     /**
+     * {@link #writeBytes(String, InputStream)}, without blocking the calling thread, given {@code content} already in
+     * memory: a server calls it on a thread that serves many connections. The stage completes with the status
+     * {@code writeBytes} would return, once the write is as durable as {@code writeBytes}'s return promises. It
+     * completes exceptionally only where {@code writeBytes} throws: with a {@link ContentStreamException} (possibly
+     * wrapped in a {@link java.util.concurrent.CompletionException}) if reading {@code content} failed, and then
+     * nothing was stored. A store that queues its writes may read a small content here and complete the stage on the
+     * thread that committed it. The caller closes {@code content} once the stage has completed.
+     *
+     * <p>The default calls {@code writeBytes} right here if {@link #writesNeverBlock()}, else on
+     * {@code blockingWork}, which is correct for any store.
+     *
+     * @param blockingWork runs work that may block; a thread that may block itself passes {@code Runnable::run}
+     */
+    default CompletionStage<Status> writeBytesAsync(String key, InputStream content, Executor blockingWork) {
+        if (writesNeverBlock()) {
+            try {
+                return CompletableFuture.completedFuture(writeBytes(key, content));
+            } catch (ContentStreamException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return CompletableFuture.supplyAsync(() -> writeBytes(key, content), blockingWork);
+    }
+
+    /**
      * Whether {@link #writeString} and {@link #writeBytes} never block, given content already in memory, so
      * that a server may call them on a thread that must not block; the exact promise is
      * {@link org.storeservice.api.storage.Storage#writesNeverBlock()}'s. {@code false} by default, which is

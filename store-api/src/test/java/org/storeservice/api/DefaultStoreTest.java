@@ -146,6 +146,7 @@ class DefaultStoreTest {
         Storage failing = mock(Storage.class);
         when(failing.putTextAsync(anyString(), anyString(), any(), any())).thenCallRealMethod();
         when(failing.putText(anyString(), anyString(), any())).thenThrow(new StorageException("disk full"));
+        when(failing.putBytesAsync(anyString(), any(InputStream.class), any(), any())).thenCallRealMethod();
         when(failing.putBytes(anyString(), any(InputStream.class), any())).thenThrow(new StorageException("down"));
         DefaultStore failingStore = DefaultStore.of(failing);
         assertEquals(Status.ERROR, failingStore.writeString("k", "v"));

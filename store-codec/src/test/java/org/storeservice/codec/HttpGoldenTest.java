@@ -13,6 +13,7 @@ import static org.storeservice.codec.Fixture.get;
 import static org.storeservice.codec.Fixture.headers;
 import static org.storeservice.codec.Fixture.post;
 
+import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -163,7 +164,7 @@ class HttpGoldenTest {
     void storeExceptionIsTheRemoteMessage() {
         Store failing = mock(Store.class, CALLS_REAL_METHODS);
         when(failing.writeString(anyString(), anyString())).thenThrow(new IllegalStateException("boom 'x'"));
-        when(failing.writeBytes(anyString(), any(byte[].class))).thenThrow(new IllegalStateException("boom"));
+        when(failing.writeBytes(anyString(), any(InputStream.class))).thenThrow(new IllegalStateException("boom"));
         StoreCodec codec = StoreCodec.builder(failing).build();
         assertResponse(500, ERROR, "Server was unable to process request. ---&gt; boom &#39;x&#39;\r\n",
                 codec.handle(get(PATH + "/WriteString", "key=k&value=v").build()));

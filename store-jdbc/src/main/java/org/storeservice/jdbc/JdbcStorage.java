@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.storeservice.api.OverwritePolicy;
@@ -170,6 +171,44 @@ public final class JdbcStorage implements Storage {
     }
 
     /**
+     * A value of at most 64 KiB is read here and queued to the writer (SQLite's one thread, PostgreSQL's lanes), which
+     * completes the stage once it is committed, so no thread waits for the write; such values hold heap only within
+     * the spool's memory. A larger value, or one finding that memory full, is read and written on {@code blockingWork}
+     * as {@link #putBytes} does it, holding that thread until it is committed.
+     */
+    @Override
+    public CompletionStage<Boolean> putBytesAsync(String key, InputStream content, OverwritePolicy policy,
+            Executor blockingWork) {
+        byte[] head;
+        SpooledContent value;
+        try {
+            ensureOpen();
+            TextValues.checkKey(key);
+            head = SpooledContent.readHead(content); // the caller's content is in memory if this thread must not block
+            value = SpooledContent.whole(head, maxValueBytes, spoolMemory);
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (value == null) {
+            return CompletableFuture.supplyAsync(() -> {
+                try (SpooledContent spooled = SpooledContent.read(head, content, spoolDirectory, maxValueBytes, spoolMemory)) {
+                    return writes.write(new WriteRequest(key, EntryKind.BYTES, null, spooled, policy, now()));
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            }, blockingWork);
+        }
+        CompletableFuture<Boolean> written;
+        try {
+            written = writes.writeAsync(new WriteRequest(key, EntryKind.BYTES, null, value, policy, now()), blockingWork);
+        } catch (RuntimeException e) {
+            value.close();
+            return CompletableFuture.failedFuture(e);
+        }
+        return written.whenComplete((stored, failure) -> value.close()).minimalCompletionStage();
+    }
+
+    /**
      * Writes all of {@code entries} in one transaction (SQLite: one item of the writer's queue, committed with the
      * writes pending beside it; PostgreSQL: one JDBC batch on one connection), so that they are stored all or none.
      * Every entry is checked before anything is written: one the backend cannot hold fails the call, naming no
@@ -257,6 +296,11 @@ public final class JdbcStorage implements Storage {
             Files.deleteIfExists(absolute);
             throw new StorageException("Backup of " + description + " to " + absolute + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** The heap that byte values waiting for the database hold now, past what each caller holds; for tests. */
+    long spoolMemoryReserved() {
+        return spoolMemory.reserved();
     }
 
     /** Whether writes commit: {@code false} from a failed attempt (PostgreSQL away) until one succeeds again. */

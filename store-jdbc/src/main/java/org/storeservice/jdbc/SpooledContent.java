@@ -65,7 +65,35 @@ final class SpooledContent implements Closeable {
      */
     static SpooledContent read(InputStream content, Path directory, long maxBytes, SpoolMemory memory)
             throws IOException {
-        byte[] head = content.readNBytes(MEMORY_BYTES + 1);
+        return read(readHead(content), content, directory, maxBytes, memory);
+    }
+
+    /** The first {@link #MEMORY_BYTES} bytes of {@code content} and one more, if it has them: a whole value if fewer. */
+    static byte[] readHead(InputStream content) throws IOException {
+        return content.readNBytes(MEMORY_BYTES + 1);
+    }
+
+    /**
+     * A value whose {@link #readHead head} (no longer than {@link #MEMORY_BYTES}) is all of it, held in memory reserved
+     * from {@code memory}, which {@link #close()} gives back: for a write that waits in a queue with no thread held for
+     * it, so that the heap such writes hold stays within {@code memory}. {@code null} if {@code head} is not a whole
+     * value or {@code memory} has no room for it.
+     *
+     * @throws StorageException if it holds more than {@code maxBytes}
+     */
+    static SpooledContent whole(byte[] head, long maxBytes, SpoolMemory memory) throws StorageException {
+        if (head.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        if (head.length > MEMORY_BYTES || !memory.tryReserve(head.length)) {
+            return null;
+        }
+        return new SpooledContent(head, null, head.length, memory, head.length);
+    }
+
+    /** As {@link #read(InputStream, Path, long, SpoolMemory)}, for a content whose {@link #readHead head} was read. */
+    static SpooledContent read(byte[] head, InputStream content, Path directory, long maxBytes, SpoolMemory memory)
+            throws IOException {
         if (head.length > maxBytes) {
             throw tooLarge(maxBytes);
         }

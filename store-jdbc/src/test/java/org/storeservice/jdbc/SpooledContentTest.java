@@ -2,6 +2,7 @@ package org.storeservice.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,5 +88,41 @@ class SpooledContentTest {
                     () -> SpooledContent.read(content(value, estimate), spool, 299_999, memory).close());
             assertEquals(0, memory.reserved());
         }
+    }
+
+    @Test
+    void aSmallValueReadWholeIsHeldInReservedMemoryUntilClosed() throws IOException {
+        IntUnaryOperator[] estimates = {left -> left, left -> left + 45, left -> left / 2, left -> 0, left -> left - 1};
+        for (int size : new int[] {0, 1, 1000, SpooledContent.MEMORY_BYTES}) {
+            byte[] value = random(size);
+            for (int e = 0; e < estimates.length; e++) {
+                String what = "size " + size + ", estimate " + e;
+                byte[] head = SpooledContent.readHead(content(value, estimates[e]));
+                assertArrayEquals(value, head, what + ": the head of a small value is all of it");
+                SpoolMemory memory = new SpoolMemory(size); // room for exactly this value
+                try (SpooledContent whole = SpooledContent.whole(head, 8L << 20, memory)) {
+                    assertArrayEquals(value, whole.readAll(), what);
+                    assertEquals(size, memory.reserved(), what + ": its size is reserved while it waits");
+                }
+                assertEquals(0, memory.reserved(), what + ": memory given back");
+            }
+        }
+    }
+
+    @Test
+    void aValueThatIsNotSmallOrFindsNoRoomIsNotReadWhole() throws IOException {
+        byte[] large = random(SpooledContent.MEMORY_BYTES + 1);
+        byte[] head = SpooledContent.readHead(content(large, left -> left));
+        assertArrayEquals(large, head, "one byte past the memory part shows the value is larger");
+        SpoolMemory plenty = new SpoolMemory(64L << 20);
+        assertNull(SpooledContent.whole(head, 8L << 20, plenty));
+        assertEquals(0, plenty.reserved());
+
+        SpoolMemory tooSmall = new SpoolMemory(999);
+        assertNull(SpooledContent.whole(random(1000), 8L << 20, tooSmall));
+        assertEquals(0, tooSmall.reserved());
+
+        assertThrows(StorageException.class, () -> SpooledContent.whole(random(100), 99, plenty));
+        assertEquals(0, plenty.reserved());
     }
 }

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -144,6 +147,62 @@ class SqliteStorageTest {
         CompletionException closed = assertThrows(CompletionException.class, () -> storage
                 .putTextAsync("late", "v", OverwritePolicy.REPLACE, noBlockingWork).toCompletableFuture().join());
         assertInstanceOf(StorageException.class, closed.getCause());
+    }
+
+    @Test
+    void putBytesAsyncQueuesAValueOfUpTo64KibWithoutATaskAndHoldsItsMemoryOnlyUntilAnswered() throws Exception {
+        JdbcStorage storage = open();
+        Executor noBlockingWork = task -> {
+            throw new AssertionError("a value of up to 64 KiB is queued: nothing needs a thread that may block");
+        };
+        Random random = new Random(27);
+        List<byte[]> values = new ArrayList<>();
+        List<CompletableFuture<Boolean>> results = new ArrayList<>();
+        for (int i = 0; i < 60; i++) { // one caller thread, 60 writes in flight
+            byte[] value = new byte[i % 3 == 0 ? SpooledContent.MEMORY_BYTES : i % 3 == 1 ? 0 : 1000 + i];
+            random.nextBytes(value);
+            values.add(value);
+            results.add(storage.putBytesAsync("b" + i, new ByteArrayInputStream(value), OverwritePolicy.REPLACE,
+                    noBlockingWork).toCompletableFuture());
+        }
+        for (int i = 0; i < results.size(); i++) {
+            assertTrue(results.get(i).join());
+            assertArrayEquals(values.get(i), storage.get("b" + i).orElseThrow().bytes(), "b" + i);
+        }
+        assertEquals(0, storage.spoolMemoryReserved(), "the memory of queued values is given back once answered");
+        assertFalse(storage.putBytesAsync("b1", new ByteArrayInputStream(new byte[1]), OverwritePolicy.REJECT,
+                noBlockingWork).toCompletableFuture().join(), "REJECT keeps an existing key");
+
+        CompletionException broken = assertThrows(CompletionException.class, () -> storage.putBytesAsync("broken",
+                new SequenceInputStream(new ByteArrayInputStream(new byte[100]), new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw new IOException("the client's stream broke");
+                    }
+                }), OverwritePolicy.REPLACE, noBlockingWork).toCompletableFuture().join());
+        assertEquals("the client's stream broke", broken.getCause().getMessage(), "the stream's own failure");
+        assertFalse(storage.get("broken").isPresent());
+        storage.close();
+        CompletionException closed = assertThrows(CompletionException.class, () -> storage.putBytesAsync("late",
+                new ByteArrayInputStream(new byte[1]), OverwritePolicy.REPLACE, noBlockingWork).toCompletableFuture().join());
+        assertInstanceOf(StorageException.class, closed.getCause());
+    }
+
+    @Test
+    void putBytesAsyncReadsAndWritesAValueOver64KibOnTheBlockingExecutor() throws Exception {
+        JdbcStorage storage = open();
+        List<Runnable> blockingWork = new ArrayList<>();
+        byte[] value = new byte[SpooledContent.MEMORY_BYTES + 1];
+        new Random(1).nextBytes(value);
+
+        CompletableFuture<Boolean> written = storage.putBytesAsync("large", new ByteArrayInputStream(value),
+                OverwritePolicy.REPLACE, blockingWork::add).toCompletableFuture();
+
+        assertEquals(1, blockingWork.size(), "handed to the blocking executor");
+        assertFalse(written.isDone());
+        blockingWork.get(0).run();
+        assertTrue(written.join());
+        assertArrayEquals(value, storage.get("large").orElseThrow().bytes());
     }
 
     @Test

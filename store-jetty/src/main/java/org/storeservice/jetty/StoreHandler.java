@@ -42,9 +42,9 @@ import org.storeservice.codec.StoreCodec;
  * {@link InvocationType#NON_BLOCKING}: a body held in memory of at most 128 KiB (a 64 KiB WriteBytes; and no more than
  * four thirds of what the codec's spool keeps in memory) is answered right where it was completed, on the selector
  * thread, with
- * {@link StoreCodec#handleAsync}: decoding only computes, a WriteString is queued to the store (SQLite's writer
- * commits it and the answer is written from its thread), and a store call that may block goes to the server's
- * executor. A larger body, or one in a file, is handed to the executor ({@code 503} if it refuses).
+ * {@link StoreCodec#handleAsync}: decoding only computes, a WriteString or a WriteBytes of up to 64 KiB is queued to
+ * the store (SQLite's writer commits it and the answer is written from its thread), and a store call that may block
+ * goes to the server's executor. A larger body, or one in a file, is handed to the executor ({@code 503} if it refuses).
  *
  * <p>The buffer keeps at most one byte past the codec's request size limit, whatever the framing, so the
  * codec answers an oversized body with its ASMX fault; the rest of such a body is read and dropped, up to

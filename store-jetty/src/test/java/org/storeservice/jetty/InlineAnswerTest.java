@@ -360,6 +360,32 @@ class InlineAnswerTest {
     }
 
     @Test
+    void aQueuedWriteBytesIsReadWhereItsBodyEndedAndAnsweredFromTheThreadThatCommitsIt() throws Exception {
+        CompletableFuture<Boolean> commit = new CompletableFuture<>();
+        storage.queued = commit;
+        storage.neverBlocks = false; // as SQLite: writes may block, a small one is queued
+        start();
+        byte[] value = new byte[64 * 1024];
+        new Random(27).nextBytes(value);
+        LocalConnector.LocalEndPoint endPoint = connector.executeRequest(
+                soap(SOAP12, "WriteBytes", "queued-bytes", Base64.getEncoder().encodeToString(value)));
+
+        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned");
+        assertEquals(List.of(true), storage.calledInsideHandler, "the content was read and queued inside the handler's call");
+        assertArrayEquals(value, storage.queuedContent);
+        assertEquals("", endPoint.takeOutputString(), "no answer before the write is committed");
+        assertEquals(0, threads.handOffs.get());
+
+        Thread committer = new Thread(() -> commit.complete(true), "test-committer"); // as SQLite's writer would
+        committer.start();
+        committer.join();
+        HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse());
+
+        assertEquals(200, response.getStatus(), response.getContent());
+        assertEquals(soapResponse(SOAP12, "WriteBytes"), response.getContent());
+    }
+
+    @Test
     void aQueuedWriteThatFailsIsAnsweredError() throws Exception {
         storage.queued = CompletableFuture.failedFuture(new IOException("disk full"));
         start();
@@ -449,8 +475,10 @@ class InlineAnswerTest {
     private final class ThreadRecordingStorage extends ForwardingStorage {
         final List<Boolean> calledInsideHandler = new CopyOnWriteArrayList<>();
         volatile boolean neverBlocks = true;
-        /** When set, what every text write answers at once, instead of writing: a queued write's future. */
+        /** When set, what every text or byte write answers at once, instead of writing: a queued write's future. */
         volatile CompletableFuture<Boolean> queued;
+        /** What the queued byte write read. */
+        volatile byte[] queuedContent;
 
         @Override
         public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
@@ -459,6 +487,22 @@ class InlineAnswerTest {
                 return super.putTextAsync(key, value, policy, blockingWork);
             }
             calledInsideHandler.add(insideHandler.get());
+            return queued;
+        }
+
+        /** As SQLite's small values: read here, then queued; {@link #queued} is the write's future. */
+        @Override
+        public CompletionStage<Boolean> putBytesAsync(String key, InputStream content, OverwritePolicy policy,
+                Executor blockingWork) {
+            if (queued == null) {
+                return super.putBytesAsync(key, content, policy, blockingWork);
+            }
+            calledInsideHandler.add(insideHandler.get());
+            try {
+                queuedContent = content.readAllBytes();
+            } catch (IOException e) {
+                return CompletableFuture.failedFuture(e);
+            }
             return queued;
         }
 

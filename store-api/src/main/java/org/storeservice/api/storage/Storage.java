@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -68,20 +69,7 @@ public interface Storage extends AutoCloseable {
      */
     default CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
             Executor blockingWork) {
-        if (!writesNeverBlock()) {
-            return CompletableFuture.supplyAsync(() -> {
-                try {
-                    return putText(key, value, policy);
-                } catch (IOException e) {
-                    throw new CompletionException(e);
-                }
-            }, blockingWork);
-        }
-        try {
-            return CompletableFuture.completedFuture(putText(key, value, policy));
-        } catch (IOException | RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return writeAsync(() -> putText(key, value, policy), blockingWork);
     }
 
     /**
@@ -97,6 +85,44 @@ public interface Storage extends AutoCloseable {
      *     be stored: the previous value or the new one, never part of it (see the class description)
      */
     boolean putBytes(String key, InputStream content, OverwritePolicy policy) throws IOException;
+
+    /**
+     * {@link #putBytes}, without blocking the calling thread: the stage completes with what {@code putBytes} would
+     * return, or exceptionally with what it would throw (a failure of {@code content} included), once the value is as
+     * durable as {@code putBytes}'s return promises. A backend that queues its writes may read a small {@code content}
+     * right here and complete the stage on the thread that committed it (SQLite and PostgreSQL do, for a value of up
+     * to 64 KiB), so that no thread waits per write; the stage's dependents run there, and must not block.
+     *
+     * <p>Reading {@code content} is the caller's side of the promise, as for {@link #writesNeverBlock()}: a caller on
+     * a thread that must not block passes content already in memory. The default calls {@code putBytes} right here if
+     * {@link #writesNeverBlock()}, else on {@code blockingWork}, which is correct for any backend.
+     *
+     * @param blockingWork runs work that may block; a caller on a thread that may block passes {@code Runnable::run}
+     */
+    default CompletionStage<Boolean> putBytesAsync(String key, InputStream content, OverwritePolicy policy,
+            Executor blockingWork) {
+        return writeAsync(() -> putBytes(key, content, policy), blockingWork);
+    }
+
+    /** Runs {@code write} right here if {@link #writesNeverBlock()}, else on {@code blockingWork}. */
+    private CompletionStage<Boolean> writeAsync(Callable<Boolean> write, Executor blockingWork) {
+        if (!writesNeverBlock()) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return write.call();
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            }, blockingWork);
+        }
+        try {
+            return CompletableFuture.completedFuture(write.call());
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * The entry stored under {@code key}, if any. The wire contract has no read; hosts, operators'

@@ -1,5 +1,6 @@
 package org.storeservice.codec.http;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -41,8 +42,8 @@ public final class HttpEndpoint {
 
     /**
      * Answers a GET ({@code post} false) or POST whose path info is {@code pathInfo} (at least 2 chars). Decodes
-     * on this thread; a WriteString goes to the store's {@link Store#writeStringAsync}, a WriteBytes runs here if
-     * the store never blocks, else on {@code blockingWork}.
+     * on this thread; a WriteString goes to the store's {@link Store#writeStringAsync}, a WriteBytes to its
+     * {@link Store#writeBytesAsync}.
      */
     public CompletionStage<CodecResponse> handle(CodecRequest request, String pathInfo, boolean post,
             Executor blockingWork) {
@@ -64,8 +65,8 @@ public final class HttpEndpoint {
         try {
             status = call.operation() == Operation.WRITE_STRING
                     ? store.writeStringAsync(call.key(), call.value(), blockingWork)
-                    : CompletableFuture.supplyAsync(() -> store.writeBytes(call.key(), call.content()),
-                            store.writesNeverBlock() ? Runnable::run : blockingWork);
+                    : store.writeBytesAsync(call.key(),
+                            call.content() == null ? null : new ByteArrayInputStream(call.content()), blockingWork);
         } catch (RuntimeException e) {
             status = CompletableFuture.failedFuture(e);
         }

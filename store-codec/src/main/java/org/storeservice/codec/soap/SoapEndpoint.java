@@ -76,8 +76,7 @@ public final class SoapEndpoint {
     /**
      * Answers a SOAP request: decodes it on this thread; then a WriteString goes to the store's
      * {@link Store#writeStringAsync}, and a WriteBytes, whose content the store reads from the document as it is
-     * decoded, runs here if the store never blocks, else on {@code blockingWork}. Never completes exceptionally
-     * for anything the client sent.
+     * decoded, to its {@link Store#writeBytesAsync}. Never completes exceptionally for anything the client sent.
      */
     public CompletionStage<CodecResponse> handle(CodecRequest request, Executor blockingWork) {
         String contentType = request.header("Content-Type");
@@ -96,8 +95,7 @@ public final class SoapEndpoint {
         try {
             answer = call.operation() == Operation.WRITE_STRING
                     ? writeString(call, blockingWork)
-                    : CompletableFuture.supplyAsync(() -> writeBytes(call),
-                            store.writesNeverBlock() ? Runnable::run : blockingWork);
+                    : writeBytes(call, blockingWork);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
@@ -123,24 +121,50 @@ public final class SoapEndpoint {
     }
 
     /**
-     * Streams the content to the store, then reads the rest of the document. What the store throws is answered
-     * with a fault; an unchecked failure of the body itself (some servers' streams throw one) is let through.
+     * Streams the content to the store's {@link Store#writeBytesAsync} (which reads it to its end, and so the document
+     * too, here or on {@code blockingWork}), then reads whatever of the document the store left unread. What the store
+     * fails with is answered with a fault; an unchecked failure of the body itself (some servers' streams throw one) is
+     * let through.
      */
-    private CodecResponse writeBytes(SoapCall call) {
-        Status status;
-        try (InputStream content = call.content()) {
-            status = store.writeBytes(call.key(), content);
-        } catch (ContentStreamException | IOException e) {
-            return fault(contentFault(call, e));
+    private CompletionStage<CodecResponse> writeBytes(SoapCall call, Executor blockingWork) {
+        InputStream content;
+        try {
+            content = call.content();
+        } catch (IOException e) {
+            return CompletableFuture.completedFuture(fault(contentFault(call, e)));
+        }
+        CompletionStage<Status> status;
+        try {
+            status = store.writeBytesAsync(call.key(), content, blockingWork);
         } catch (RuntimeException e) {
-            return storeFailed(call, e);
+            status = CompletableFuture.failedFuture(e);
+        }
+        return status.handle((written, failure) -> {
+            closeQuietly(content);
+            if (failure != null) {
+                Exception cause = Failures.cause(failure);
+                return cause instanceof ContentStreamException || cause instanceof IOException
+                        ? fault(contentFault(call, cause))
+                        : storeFailed(call, cause);
+            }
+            try {
+                call.finish();
+            } catch (SoapFault fault) {
+                return fault(fault);
+            }
+            return encoders.get(call.version()).success(call.operation(), written);
+        });
+    }
+
+    private static void closeQuietly(InputStream content) {
+        if (content == null) {
+            return;
         }
         try {
-            call.finish();
-        } catch (SoapFault fault) {
-            return fault(fault);
+            content.close();
+        } catch (IOException e) {
+            log.debug("Could not close the content", e);
         }
-        return encoders.get(call.version()).success(call.operation(), status);
     }
 
     /** The answer to a store that threw (or failed its stage) instead of answering a status. */
