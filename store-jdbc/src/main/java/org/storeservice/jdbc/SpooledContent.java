@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.StorageException;
@@ -68,9 +69,34 @@ final class SpooledContent implements Closeable {
         return read(readHead(content), content, directory, maxBytes, memory);
     }
 
-    /** The first {@link #MEMORY_BYTES} bytes of {@code content} and one more, if it has them: a whole value if fewer. */
+    /**
+     * The first {@link #MEMORY_BYTES} bytes of {@code content} and one more, if it has them: a whole value if fewer. Read
+     * into one array sized from the content's {@code available()} estimate where it gives one (the codec's is exact for
+     * a decoded body, or a few bytes over), so that a value of that size is neither copied nor zeroed twice, as
+     * {@code readNBytes(int)}'s 8 KiB parts would.
+     */
     static byte[] readHead(InputStream content) throws IOException {
-        return content.readNBytes(MEMORY_BYTES + 1);
+        int expected = content.available();
+        if (expected <= 0) {
+            return content.readNBytes(MEMORY_BYTES + 1);
+        }
+        byte[] head = new byte[Math.min(expected, MEMORY_BYTES + 1)];
+        int filled = 0;
+        for (int n; filled < head.length && (n = content.read(head, filled, head.length - filled)) >= 0; ) {
+            filled += n;
+        }
+        if (filled < head.length) {
+            return Arrays.copyOf(head, filled);
+        }
+        int next = filled > MEMORY_BYTES ? -1 : content.read();
+        if (next < 0) {
+            return head;
+        }
+        byte[] rest = content.readNBytes(MEMORY_BYTES - filled); // the content went on past its estimate
+        byte[] whole = Arrays.copyOf(head, filled + 1 + rest.length);
+        whole[filled] = (byte) next;
+        System.arraycopy(rest, 0, whole, filled + 1, rest.length);
+        return whole;
     }
 
     /**
@@ -130,7 +156,7 @@ final class SpooledContent implements Closeable {
                     expected = 0; // the estimate is used once; a content that goes on past it grows by doubling
                     memory.release(reserved);
                     reserved = grown;
-                    held = java.util.Arrays.copyOf(held, (int) grown);
+                    held = Arrays.copyOf(held, (int) grown);
                     if (next >= 0) {
                         held[filled++] = (byte) next;
                         next = -1;
@@ -144,7 +170,7 @@ final class SpooledContent implements Closeable {
                     if (filled == held.length) {
                         return new SpooledContent(held, null, filled, memory, reserved);
                     }
-                    byte[] value = java.util.Arrays.copyOf(held, filled);
+                    byte[] value = Arrays.copyOf(held, filled);
                     memory.release(reserved - filled); // only the value's own size stays reserved
                     return new SpooledContent(value, null, filled, memory, filled);
                 }
