@@ -23,6 +23,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -309,6 +311,31 @@ public abstract class StorageContractTest {
         // and the backend keeps serving
         assertTrue(storage.putBytes("kept", new ByteArrayInputStream(new byte[] {1}), OverwritePolicy.REPLACE));
         assertArrayEquals(new byte[] {1}, storage.get("kept").orElseThrow().bytes());
+    }
+
+    @Test
+    @DisplayName("rules 1 and 3: putBytesAsync stores what putBytes stores, and a failing stream fails its stage and stores nothing")
+    void putBytesAsyncKeepsTheRulesOfPutBytes() throws Exception {
+        Executor blockingWork = task -> new Thread(task, "contract-blocking-work").start();
+        for (int size : new int[] {0, 1000, 64 * 1024, 64 * 1024 + 1, 300_000}) {
+            byte[] value = randomBytes(size, size);
+            assertTrue(storage.putBytesAsync("async/" + size, new ByteArrayInputStream(value), OverwritePolicy.REPLACE,
+                    blockingWork).toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertArrayEquals(value, storage.get("async/" + size).orElseThrow().bytes(), "size " + size);
+        }
+        assertFalse(storage.putBytesAsync("async/1000", new ByteArrayInputStream(new byte[1]), OverwritePolicy.REJECT,
+                blockingWork).toCompletableFuture().get(60, TimeUnit.SECONDS), "REJECT keeps a stored value");
+        assertArrayEquals(randomBytes(1000, 1000), storage.get("async/1000").orElseThrow().bytes());
+
+        assertTrue(storage.putText("async/kept", "previous", OverwritePolicy.REPLACE));
+        for (int failAfter : new int[] {0, 1000, 200_000}) {
+            IOException broken = new IOException("content broke after " + failAfter + " bytes");
+            ExecutionException thrown = assertThrows(ExecutionException.class, () -> storage.putBytesAsync("async/kept",
+                    failingAfter(failAfter, broken), OverwritePolicy.REPLACE, blockingWork).toCompletableFuture()
+                    .get(60, TimeUnit.SECONDS));
+            assertCausedBy(broken, thrown);
+        }
+        assertEquals(StoredEntry.text("async/kept", "previous", Instant.EPOCH), storage.get("async/kept").orElseThrow());
     }
 
     // ---- concurrency -------------------------------------------------------------------------------

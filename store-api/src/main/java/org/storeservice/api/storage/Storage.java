@@ -33,7 +33,9 @@ import org.storeservice.api.OverwritePolicy;
  *   <li>writes are atomic, also when concurrent: writers to one key leave one whole value, writers to different
  *       keys lose nothing, and under {@code REJECT} exactly one concurrent writer of a new key wins;</li>
  *   <li>{@link #putBytes} reads {@code content} to its end; if the stream fails, the call throws an
- *       {@link IOException} caused by (or being) the stream's own, stores nothing and keeps the previous value;</li>
+ *       {@link IOException} caused by (or being) the stream's own, stores nothing and keeps the previous value;
+ *       {@link #putBytesAsync} stores what {@code putBytes} would, and fails its stage where {@code putBytes}
+ *       throws;</li>
  *   <li>{@link #scan} visits the keys with a prefix in {@link String#compareTo} order, and a visitor's failure
  *       propagates without breaking the storage;</li>
  *   <li>{@link #putAll} stores every entry (the last of a repeated key wins) and stamps its own write time;</li>
