@@ -92,9 +92,7 @@ public final class DefaultStore implements Store {
             if (failure == null) {
                 return written(written, key, "WriteString");
             }
-            outcomes.failed("WriteString", key,
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure,
-                    storage);
+            outcomes.failed("WriteString", key, unwrapped(failure), storage);
             return Status.ERROR;
         });
     }
@@ -139,12 +137,15 @@ public final class DefaultStore implements Store {
             if (limited.limitExceeded()) {
                 outcomes.rejected("WriteBytes", key, "content over " + limits.maxValueBytes() + " bytes");
             } else {
-                outcomes.failed("WriteBytes", key,
-                        failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure,
-                        storage);
+                outcomes.failed("WriteBytes", key, unwrapped(failure), storage);
             }
             return Status.ERROR;
         });
+    }
+
+    /** What failed a storage's stage, without the {@link CompletionException} a dependent stage sees around it. */
+    private static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     private boolean isValidKey(String key, String operation) {

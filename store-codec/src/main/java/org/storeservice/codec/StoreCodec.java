@@ -115,11 +115,11 @@ public final class StoreCodec {
     /**
      * Answers one request at this endpoint, as {@link #handle}, without blocking the calling thread when the
      * request's whole body is in memory and at most four thirds of {@link CodecLimits#spoolMemoryBytes()} long (so
-     * content sent before its key stays in the spool's memory): decoding only
-     * computes, a WriteString goes to {@link Store#writeStringAsync} and a WriteBytes, with its content read from the
-     * body in memory, to {@link Store#writeBytesAsync} (a store that queues its writes completes the answer on the
-     * thread that committed it, and no thread waits), and a store call that may block runs on {@code blockingWork}. The stage completes on one of those threads, never exceptionally: an unexpected
-     * failure becomes a plain 500 (logged).
+     * content sent before its key stays in the spool's memory): decoding only computes, a WriteString goes to
+     * {@link Store#writeStringAsync} and a WriteBytes, with its content read from the body in memory, to
+     * {@link Store#writeBytesAsync} (a store that queues its writes completes the answer on the thread that committed
+     * it, and no thread waits), and a store call that may block runs on {@code blockingWork}. The stage completes on
+     * one of those threads, never exceptionally: an unexpected failure becomes a plain 500 (logged).
      *
      * @param blockingWork runs the work that may block; a caller on a thread that may block passes
      *     {@code Runnable::run}
