@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.Storage;
@@ -82,13 +83,7 @@ public final class DefaultStore implements Store {
             outcomes.rejected("WriteString", key, invalid);
             return CompletableFuture.completedFuture(Status.ERROR);
         }
-        CompletionStage<Boolean> stored;
-        try {
-            stored = storage.putTextAsync(key, value, overwritePolicy, blockingWork);
-        } catch (RuntimeException e) { // a backend that throws instead of failing its stage
-            stored = CompletableFuture.failedFuture(e);
-        }
-        return stored.handle((written, failure) -> {
+        return stageOf(() -> storage.putTextAsync(key, value, overwritePolicy, blockingWork)).handle((written, failure) -> {
             if (failure == null) {
                 return written(written, key, "WriteString");
             }
@@ -121,13 +116,7 @@ public final class DefaultStore implements Store {
             return CompletableFuture.completedFuture(Status.ERROR);
         }
         LimitedContent limited = new LimitedContent(content, limits.maxValueBytes());
-        CompletionStage<Boolean> stored;
-        try {
-            stored = storage.putBytesAsync(key, limited, overwritePolicy, blockingWork);
-        } catch (RuntimeException e) { // a backend that throws instead of failing its stage
-            stored = CompletableFuture.failedFuture(e);
-        }
-        return stored.handle((written, failure) -> {
+        return stageOf(() -> storage.putBytesAsync(key, limited, overwritePolicy, blockingWork)).handle((written, failure) -> {
             if (failure == null) {
                 return written(written, key, "WriteBytes");
             }
@@ -141,6 +130,15 @@ public final class DefaultStore implements Store {
             }
             return Status.ERROR;
         });
+    }
+
+    /** The storage's stage, or a failed one for a backend that throws instead of failing its stage. */
+    private static CompletionStage<Boolean> stageOf(Supplier<CompletionStage<Boolean>> write) {
+        try {
+            return write.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** What failed a storage's stage, without the {@link CompletionException} a dependent stage sees around it. */

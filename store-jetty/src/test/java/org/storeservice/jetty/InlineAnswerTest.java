@@ -345,15 +345,9 @@ class InlineAnswerTest {
         start();
         LocalConnector.LocalEndPoint endPoint = connector.executeRequest(soap(SOAP11, "WriteString", "queued", "later"));
 
-        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned");
-        assertEquals(List.of(true), storage.calledInsideHandler, "the write was queued inside the handler's call");
-        assertEquals("", endPoint.takeOutputString(), "no answer before the write is committed");
-        assertEquals(0, threads.handOffs.get());
+        assertQueuedInsideTheHandlerAndUnanswered(endPoint);
 
-        Thread committer = new Thread(() -> commit.complete(true), "test-committer"); // as SQLite's writer would
-        committer.start();
-        committer.join();
-        HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse());
+        HttpTester.Response response = committedAnswer(commit, endPoint);
 
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals(soapResponse(SOAP11, "WriteString"), response.getContent());
@@ -370,16 +364,10 @@ class InlineAnswerTest {
         LocalConnector.LocalEndPoint endPoint = connector.executeRequest(
                 soap(SOAP12, "WriteBytes", "queued-bytes", Base64.getEncoder().encodeToString(value)));
 
-        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned");
-        assertEquals(List.of(true), storage.calledInsideHandler, "the content was read and queued inside the handler's call");
-        assertArrayEquals(value, storage.queuedContent);
-        assertEquals("", endPoint.takeOutputString(), "no answer before the write is committed");
-        assertEquals(0, threads.handOffs.get());
+        assertQueuedInsideTheHandlerAndUnanswered(endPoint);
+        assertArrayEquals(value, storage.queuedContent, "the content was read there");
 
-        Thread committer = new Thread(() -> commit.complete(true), "test-committer"); // as SQLite's writer would
-        committer.start();
-        committer.join();
-        HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse());
+        HttpTester.Response response = committedAnswer(commit, endPoint);
 
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals(soapResponse(SOAP12, "WriteBytes"), response.getContent());
@@ -394,6 +382,22 @@ class InlineAnswerTest {
 
         assertEquals(200, response.getStatus(), response.getContent());
         assertEquals(XML_DECL + "\r\n<Status xmlns=\"" + NS + "\">Error</Status>", response.getContent());
+    }
+
+    private void assertQueuedInsideTheHandlerAndUnanswered(LocalConnector.LocalEndPoint endPoint) throws Exception {
+        assertTrue(handlerReturned.await(10, TimeUnit.SECONDS), "the handler returned");
+        assertEquals(List.of(true), storage.calledInsideHandler, "the write was queued inside the handler's call");
+        assertEquals("", endPoint.takeOutputString(), "no answer before the write is committed");
+        assertEquals(0, threads.handOffs.get());
+    }
+
+    /** Completes {@code commit} from a thread of its own, as SQLite's writer would, and takes the answer then written. */
+    private static HttpTester.Response committedAnswer(CompletableFuture<Boolean> commit,
+            LocalConnector.LocalEndPoint endPoint) throws Exception {
+        Thread committer = new Thread(() -> commit.complete(true), "test-committer");
+        committer.start();
+        committer.join();
+        return HttpTester.parseResponse(endPoint.getResponse());
     }
 
     private void assertInline() {
