@@ -5,8 +5,8 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import org.storeservice.testkit.wire.RawSocket;
 
@@ -48,12 +48,15 @@ final class RawHttp {
         return received.toString(ISO_8859_1);
     }
 
-    /** Whether a new connection to {@code endpoint} is refused. */
+    /**
+     * Whether a new connection to {@code endpoint} is refused. A connection that reached the listening socket's backlog
+     * just as a stopping server closed it is reset instead of refused: that is a refusal too.
+     */
     static boolean refusesConnections(URI endpoint) throws IOException {
         Socket socket;
         try {
             socket = new Socket(endpoint.getHost(), endpoint.getPort());
-        } catch (ConnectException refused) {
+        } catch (SocketException refusedOrReset) { // ConnectException included
             return true;
         }
         socket.close();
