@@ -41,7 +41,9 @@ import org.storeservice.jdbc.WriteQueue.Pending;
  *
  * <p><b>Quiet.</b> The change of state is logged once per lane group, at WARN, one line: when writes stop committing
  * (with the first reason), and when they commit again (after how long, how many writes were answered Error
- * meanwhile); each failed attempt only at DEBUG.
+ * meanwhile); each failed attempt only at DEBUG. Attempts in flight when the state changes do not change it back: a
+ * failure of an attempt begun before the last commit starts no outage, and a commit of an attempt begun before the
+ * outage started does not end it.
  */
 final class PostgresWriter implements WritePath {
     static final int MAX_BATCH = 512;
@@ -142,10 +144,11 @@ final class PostgresWriter implements WritePath {
         while (true) {
             SQLException failure;
             long commitsBefore = commits.get();
+            long began = System.nanoTime();
             try (Connection connection = pool.getConnection()) {
                 List<Boolean> results = statements.commit(connection, requestsOf(open));
                 commits.incrementAndGet();
-                committed();
+                committed(began);
                 for (int i = 0; i < open.size(); i++) {
                     open.get(i).result().complete(results.get(i));
                 }
@@ -213,9 +216,14 @@ final class PostgresWriter implements WritePath {
         }
     }
 
-    private void committed() {
-        long since = failingSince.getAndSet(COMMITTING);
-        if (since != COMMITTING) {
+    /**
+     * A write attempt begun at {@code attemptBegan} committed. It ends the outage only if it began after the outage
+     * did: a backend of a primary that has just died can still finish a commit it had begun, and that commit says
+     * nothing of whether writes commit now (a pair of WARN lines 32 ms apart, seen in {@code HighAvailabilityIT}).
+     */
+    void committed(long attemptBegan) {
+        long since = failingSince.get();
+        if (since != COMMITTING && attemptBegan - since >= 0 && failingSince.compareAndSet(since, COMMITTING)) {
             log.warn("PostgreSQL writes commit again after {} ms; {} writes were answered Error meanwhile",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since), errorsWhileFailing.get());
         }

@@ -18,7 +18,8 @@ import org.storeservice.api.storage.EntryKind;
  * When {@link PostgresWriter} says writes stopped committing. A lane that waited out a failover for a pooled connection
  * fails only after another lane has committed again; that failure belongs to the outage that has just ended and must
  * not start another (a second pair of WARN lines for an outage that lasted a millisecond, seen in
- * {@code HighAvailabilityIT}).
+ * {@code HighAvailabilityIT}). Likewise a commit that a dying primary finishes for an attempt begun before the outage
+ * must not end it.
  */
 class PostgresWriterOutageTest {
     @RegisterExtension
@@ -26,15 +27,8 @@ class PostgresWriterOutageTest {
 
     @Test
     void aFailedAttemptThatBeganBeforeTheLastCommitStartsNoOutage() throws Exception {
-        PostgresStorageConfig config = PostgresStorageConfig.fromUri(postgres.uri("writer_outage"));
-        TableName table = TableName.parse(config.table());
-        PostgresDialect dialect = new PostgresDialect();
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
-            SchemaVersion.ensure(connection, dialect, table);
-        }
-        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config))) {
-            PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, new Sql(table), dialect), 1,
-                    Duration.ofSeconds(30));
+        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config("writer_outage")))) {
+            PostgresWriter writer = writer(pool, "writer_outage");
             try {
                 long beforeTheCommit = writer.commits();
                 assertTrue(writer.write(text("a")));
@@ -53,6 +47,41 @@ class PostgresWriterOutageTest {
                 writer.close();
             }
         }
+    }
+
+    @Test
+    void aCommitOfAnAttemptThatBeganBeforeTheOutageDoesNotEndIt() throws Exception {
+        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config("writer_outage_end")))) {
+            PostgresWriter writer = writer(pool, "writer_outage_end");
+            try {
+                long beganBeforeTheOutage = System.nanoTime();
+                writer.attemptFailed(new SQLTransientConnectionException("terminating connection"), writer.commits());
+                assertFalse(writer.committing());
+
+                writer.committed(beganBeforeTheOutage);
+                assertFalse(writer.committing(), "a dying primary finishing a commit begun earlier ends no outage");
+
+                assertTrue(writer.write(text("a")));
+                assertTrue(writer.committing(), "a commit of an attempt begun since the outage started ends it");
+            } finally {
+                writer.close();
+            }
+        }
+    }
+
+    private static PostgresStorageConfig config(String table) {
+        return PostgresStorageConfig.fromUri(postgres.uri(table));
+    }
+
+    /** A writer with one lane on {@code table}, created if missing. */
+    private static PostgresWriter writer(HikariDataSource pool, String name) throws Exception {
+        PostgresStorageConfig config = config(name);
+        TableName table = TableName.parse(config.table());
+        PostgresDialect dialect = new PostgresDialect();
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
+            SchemaVersion.ensure(connection, dialect, table);
+        }
+        return new PostgresWriter(pool, new PostgresBatch(table, new Sql(table), dialect), 1, Duration.ofSeconds(30));
     }
 
     private static WriteRequest text(String key) {
