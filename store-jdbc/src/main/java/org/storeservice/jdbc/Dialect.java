@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What differs between the SQL databases: column types in the DDL, how the write time is kept, how
@@ -16,6 +17,12 @@ interface Dialect {
 
     /** Statements that create the entry table, its index and the schema-version table if absent. */
     List<String> createStatements(TableName table);
+
+    /**
+     * A statement that, run first in the transaction that creates the tables, makes servers starting together on one
+     * database create them one after another instead of racing; empty where the database does so by itself.
+     */
+    Optional<String> schemaLock();
 
     void bindTime(PreparedStatement statement, int index, Instant time) throws SQLException;
 

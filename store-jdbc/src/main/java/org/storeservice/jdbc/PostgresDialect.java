@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * PostgreSQL (and the engines that speak its dialect): {@code text COLLATE "C"} keys, so equality and
@@ -36,6 +37,16 @@ final class PostgresDialect implements Dialect {
                         + "bytes_value bytea, "
                         + "written_at timestamptz NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS " + table.table() + "_key_order ON " + t + " (key_order)");
+    }
+
+    /**
+     * Two servers creating one table at once both pass {@code IF NOT EXISTS}, and the later one fails on the
+     * catalog's unique index, once per statement: held to the end of the creating transaction, this lock lets the
+     * later server find everything created instead.
+     */
+    @Override
+    public Optional<String> schemaLock() {
+        return Optional.of("SELECT pg_advisory_xact_lock(hashtext('org.storeservice.schema'))");
     }
 
     @Override

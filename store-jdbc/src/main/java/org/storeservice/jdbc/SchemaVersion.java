@@ -5,8 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Optional;
 import org.storeservice.api.storage.StorageException;
 
 /**
@@ -21,27 +20,38 @@ final class SchemaVersion {
     /** The schema version this release writes: key, key_order, kind, text_value, bytes_value, written_at. */
     static final int CURRENT = 1;
 
-    private static final Logger log = LoggerFactory.getLogger(SchemaVersion.class);
-
-    /** Several servers may start at once on one database; a lost race shows up as a failed CREATE. */
-    private static final int ATTEMPTS = 3;
-
     private SchemaVersion() {
     }
 
-    /** Creates what is missing and checks the recorded version; {@code connection} is in auto-commit mode. */
+    /**
+     * Creates what is missing and checks the recorded version; {@code connection} is in auto-commit mode, and is left
+     * so unless this throws. Where the dialect has a schema lock, all of it is one transaction behind that lock, so that servers starting
+     * together on a new database do not race to create the same tables.
+     */
     static void ensure(Connection connection, Dialect dialect, TableName table) throws StorageException {
-        SQLException last = null;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            try {
+        Optional<String> lock = dialect.schemaLock();
+        try {
+            if (lock.isEmpty()) {
                 createAndRecord(connection, dialect, table);
                 return;
-            } catch (SQLException e) {
-                last = e;
-                log.debug("Creating table {} failed (attempt {}), retrying", table, attempt, e);
             }
+            connection.setAutoCommit(false);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(lock.get());
+                createAndRecord(connection, dialect, table);
+                connection.commit();
+            } catch (SQLException | StorageException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            }
+            connection.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new StorageException("Could not create or check table " + table + ": " + e.getMessage(), e);
         }
-        throw new StorageException("Could not create or check table " + table, last);
     }
 
     private static void createAndRecord(Connection connection, Dialect dialect, TableName table)

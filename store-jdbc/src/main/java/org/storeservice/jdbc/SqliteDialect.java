@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 
 /** SQLite: the write time as INTEGER microseconds since the epoch; TEXT keys compare by UTF-8 bytes. */
 final class SqliteDialect implements Dialect {
@@ -27,6 +28,12 @@ final class SqliteDialect implements Dialect {
                         + "written_at INTEGER NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS " + table.sibling(table.table() + "_key_order")
                         + " ON " + table.table() + " (key_order)");
+    }
+
+    /** SQLite runs one write at a time per file and checks {@code IF NOT EXISTS} under that lock: no race. */
+    @Override
+    public Optional<String> schemaLock() {
+        return Optional.empty();
     }
 
     @Override

@@ -27,13 +27,16 @@ import org.storeservice.api.storage.Storages;
 /**
  * Two servers' storages on one table, 16 writers each, writing the same few keys (text and bytes): no write fails
  * (concurrent batches lock rows in one order, and a conflict is tried again), and every key ends holding a value
- * that no later write superseded: one of the values acknowledged last for it.
+ * that no later write superseded: one of the values acknowledged last for it. And servers started at once on a
+ * database with no table yet all open.
  */
 class PostgresManyServersTest {
     private static final Duration HANG_GUARD = Duration.ofSeconds(120);
     private static final int WRITERS_PER_SERVER = 16;
     private static final int WRITES_PER_WRITER = 150;
     private static final int KEYS = 24;
+    private static final int STARTING_TOGETHER = 4;
+    private static final int START_ROUNDS = 10;
 
     @RegisterExtension
     static final TestPostgres postgres = new TestPostgres();
@@ -93,6 +96,39 @@ class PostgresManyServersTest {
                             + ", although " + other.value() + " was written entirely after it was acknowledged");
                 }
             }
+        }
+    }
+
+    /**
+     * Servers started together on a database that has no table yet (a new deployment) each create the schema: every
+     * one of them opens. Several rounds, each on a table of its own, because the race is between milliseconds.
+     */
+    @Test
+    void serversStartingAtOnceOnAFreshDatabaseAllOpen() throws Exception {
+        ExecutorService starters = Executors.newFixedThreadPool(STARTING_TOGETHER);
+        try {
+            for (int round = 0; round < START_ROUNDS; round++) {
+                String uri = postgres.uri("fresh" + round);
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<?>> opened = new ArrayList<>();
+                for (int s = 0; s < STARTING_TOGETHER; s++) {
+                    opened.add(starters.submit(() -> {
+                        go.await();
+                        try (Storage storage = Storages.open(uri)) {
+                            assertTrue(storage.putText("k", "v", OverwritePolicy.REPLACE));
+                        }
+                        return null;
+                    }));
+                }
+                go.countDown();
+                assertTimeoutPreemptively(HANG_GUARD, () -> {
+                    for (Future<?> server : opened) {
+                        server.get(); // a server that could not open fails the test here, with its reason
+                    }
+                });
+            }
+        } finally {
+            starters.shutdownNow();
         }
     }
 }
