@@ -94,8 +94,26 @@ for s in 1 2; do
     --management-port "1831$s" --storage "$url" > "$dir/store$s.log" 2>&1 &
   echo $! > "$dir/store$s.pid"
 done
+# wait_for_server S: until Store server S is ready. A server that exited is said at once; either way the end of
+# its log and its last readiness answer are shown, since the work directory may be gone by the time anyone reads it.
+wait_for_server() {
+  local s=$1 pid
+  pid=$(cat "$dir/store$s.pid")
+  for _ in $(seq 120); do
+    curl -sf "http://127.0.0.1:1831$s/health/ready" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "store-ha: Store server $s's readiness: $(curl -s "http://127.0.0.1:1831$s/health/ready" 2>&1)" >&2
+  fi
+  echo "store-ha: the end of store$s.log:" >&2
+  tail -n 30 "$dir/store$s.log" >&2
+  kill -0 "$pid" 2>/dev/null || die "Store server $s exited before it was ready; logs in $dir"
+  die "Store server $s was not ready within 60 s; logs in $dir"
+}
 for s in 1 2; do
-  wait_for 60 "Store server $s ready" curl -sf "http://127.0.0.1:1831$s/health/ready"
+  wait_for_server "$s"
 done
 
 # 5. HAProxy in front.
