@@ -25,8 +25,8 @@ final class SchemaVersion {
 
     /**
      * Creates what is missing and checks the recorded version; {@code connection} is in auto-commit mode, and is left
-     * so unless this throws. Where the dialect has a schema lock, all of it is one transaction behind that lock, so that servers starting
-     * together on a new database do not race to create the same tables.
+     * so unless this throws. Where the dialect has a schema lock, all of it is one transaction behind that lock, so
+     * that servers starting together on a new database do not race to create the same tables.
      */
     static void ensure(Connection connection, Dialect dialect, TableName table) throws StorageException {
         Optional<String> lock = dialect.schemaLock();

@@ -27,61 +27,59 @@ class PostgresWriterOutageTest {
 
     @Test
     void aFailedAttemptThatBeganBeforeTheLastCommitStartsNoOutage() throws Exception {
-        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config("writer_outage")))) {
-            PostgresWriter writer = writer(pool, "writer_outage");
-            try {
-                long beforeTheCommit = writer.commits();
-                assertTrue(writer.write(text("a")));
-                SQLTransientConnectionException poolTimedOut = new SQLTransientConnectionException(
-                        "Connection is not available, request timed out");
+        withWriter("writer_outage", writer -> {
+            long beforeTheCommit = writer.commits();
+            assertTrue(writer.write(text("a")));
+            SQLTransientConnectionException poolTimedOut = new SQLTransientConnectionException(
+                    "Connection is not available, request timed out");
 
-                writer.attemptFailed(poolTimedOut, beforeTheCommit);
-                assertTrue(writer.committing(), "a failure of an attempt begun before the last commit is no new outage");
+            writer.attemptFailed(poolTimedOut, beforeTheCommit);
+            assertTrue(writer.committing(), "a failure of an attempt begun before the last commit is no new outage");
 
-                writer.attemptFailed(poolTimedOut, writer.commits());
-                assertFalse(writer.committing(), "a failure since the last commit is");
+            writer.attemptFailed(poolTimedOut, writer.commits());
+            assertFalse(writer.committing(), "a failure since the last commit is");
 
-                assertTrue(writer.write(text("b")));
-                assertTrue(writer.committing(), "and the next commit ends it");
-            } finally {
-                writer.close();
-            }
-        }
+            assertTrue(writer.write(text("b")));
+            assertTrue(writer.committing(), "and the next commit ends it");
+        });
     }
 
     @Test
     void aCommitOfAnAttemptThatBeganBeforeTheOutageDoesNotEndIt() throws Exception {
-        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config("writer_outage_end")))) {
-            PostgresWriter writer = writer(pool, "writer_outage_end");
-            try {
-                long beganBeforeTheOutage = System.nanoTime();
-                writer.attemptFailed(new SQLTransientConnectionException("terminating connection"), writer.commits());
-                assertFalse(writer.committing());
+        withWriter("writer_outage_end", writer -> {
+            long beganBeforeTheOutage = System.nanoTime();
+            writer.attemptFailed(new SQLTransientConnectionException("terminating connection"), writer.commits());
+            assertFalse(writer.committing());
 
-                writer.committed(beganBeforeTheOutage);
-                assertFalse(writer.committing(), "a dying primary finishing a commit begun earlier ends no outage");
+            writer.committed(beganBeforeTheOutage);
+            assertFalse(writer.committing(), "a dying primary finishing a commit begun earlier ends no outage");
 
-                assertTrue(writer.write(text("a")));
-                assertTrue(writer.committing(), "a commit of an attempt begun since the outage started ends it");
-            } finally {
-                writer.close();
-            }
-        }
+            assertTrue(writer.write(text("a")));
+            assertTrue(writer.committing(), "a commit of an attempt begun since the outage started ends it");
+        });
     }
 
-    private static PostgresStorageConfig config(String table) {
-        return PostgresStorageConfig.fromUri(postgres.uri(table));
+    private interface WriterTest {
+        void run(PostgresWriter writer) throws Exception;
     }
 
-    /** A writer with one lane on {@code table}, created if missing. */
-    private static PostgresWriter writer(HikariDataSource pool, String name) throws Exception {
-        PostgresStorageConfig config = config(name);
+    /** Runs {@code test} on a writer with one lane on {@code name}, created if missing, and closes it after. */
+    private static void withWriter(String name, WriterTest test) throws Exception {
+        PostgresStorageConfig config = PostgresStorageConfig.fromUri(postgres.uri(name));
         TableName table = TableName.parse(config.table());
         PostgresDialect dialect = new PostgresDialect();
         try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
             SchemaVersion.ensure(connection, dialect, table);
         }
-        return new PostgresWriter(pool, new PostgresBatch(table, new Sql(table), dialect), 1, Duration.ofSeconds(30));
+        try (HikariDataSource pool = new HikariDataSource(PooledConnections.hikariConfig(config))) {
+            PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, new Sql(table), dialect), 1,
+                    Duration.ofSeconds(30));
+            try {
+                test.run(writer);
+            } finally {
+                writer.close();
+            }
+        }
     }
 
     private static WriteRequest text(String key) {
