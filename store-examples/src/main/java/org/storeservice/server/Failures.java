@@ -1,26 +1,33 @@
 package org.storeservice.server;
 
-import java.net.BindException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import org.storeservice.jetty.ListenException;
 
 /** A failure to listen or to open a storage, said in one line for the operator, without a stack trace. */
 final class Failures {
     private Failures() {
     }
 
-    /** Why the server could not listen on {@code host:port}, or {@code null} if {@code failure} is not about that. */
-    static String listening(Throwable failure, String host, int port) {
-        BindException bind = find(failure, BindException.class);
-        if (bind == null) {
+    /**
+     * Why the server could not listen, naming the port that failed and the option that sets it, or {@code null} if
+     * {@code failure} is not about that.
+     */
+    static String listening(Throwable failure) {
+        ListenException listen = find(failure, ListenException.class);
+        if (listen == null) {
             return null;
         }
+        String option = switch (listen.listener()) {
+            case ENDPOINT -> "--port";
+            case PLAIN_HTTP -> "--http-port";
+            case MANAGEMENT -> "--management-port";
+        };
         // The JDK's reason says which ("Address already in use", "Permission denied"): BindException is its only type.
-        String reason = bind.getMessage() == null ? "cannot bind" : bind.getMessage();
-        return "cannot listen on " + host + ":" + port + ": " + reason;
+        return "cannot listen on " + listen.host() + ":" + listen.port() + " (" + option + "): " + listen.reason();
     }
 
     /** {@code failure} in one line: a file system failure names the path and the reason, else the messages. */

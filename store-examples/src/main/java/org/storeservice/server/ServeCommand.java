@@ -157,7 +157,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
         } catch (IOException | RuntimeException e) {
             // Not a usage error: the options were well-formed, but the port, address or storage refused.
-            String listening = Failures.listening(e, host, port);
+            String listening = Failures.listening(e);
             message(listening != null ? listening : "could not open the storage: " + Failures.describe(e));
             LoggerFactory.getLogger(ServeCommand.class).debug("Start failure", e);
             if (metrics != null) {

@@ -100,7 +100,19 @@ class StoreServerJarIT {
             String stderr = new String(server.getErrorStream().readAllBytes(), UTF_8);
             assertEquals(1, ServerJar.exitStatus(server, Duration.ofSeconds(60)), stderr);
             assertEquals(List.of("store-server serve: cannot listen on 127.0.0.1:" + taken.getLocalPort()
-                    + ": Address already in use"), stderr.lines().toList());
+                    + " (--port): Address already in use"), stderr.lines().toList());
+        }
+    }
+
+    @Test
+    void aBusyManagementPortIsNamedAsThatPortAndItsOption() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Process server = ServerJar.command("--port", "0", "--management-port", String.valueOf(taken.getLocalPort()),
+                    "--storage", "memory:").start();
+            String stderr = new String(server.getErrorStream().readAllBytes(), UTF_8);
+            assertEquals(1, ServerJar.exitStatus(server, Duration.ofSeconds(60)), stderr);
+            assertEquals(List.of("store-server serve: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + " (--management-port): Address already in use"), stderr.lines().toList());
         }
     }
 

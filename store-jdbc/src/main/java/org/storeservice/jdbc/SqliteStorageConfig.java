@@ -57,7 +57,8 @@ public final class SqliteStorageConfig {
 
     /**
      * Parses {@code sqlite:PATH?...}. The path is a file path (relative to the working directory unless
-     * absolute); its parent directories are created on open.
+     * absolute); its parent directories are created on open. A path that starts with {@code //} is refused: it is
+     * how a URL names a host, and {@code sqlite://data/x.db} would otherwise be {@code /data/x.db}.
      *
      * @throws IllegalArgumentException if the URI is not an {@code sqlite:} URI or a parameter is unknown or invalid
      */
@@ -68,6 +69,11 @@ public final class SqliteStorageConfig {
         UriQuery query = UriQuery.parse(uri.substring(URI_PREFIX.length()));
         if (query.base().isEmpty()) {
             throw new IllegalArgumentException("SQLite storage URI has no path: '" + uri + "'");
+        }
+        if (query.base().startsWith("//")) {
+            // Not a path: read as one, sqlite://data/x.db would be /data/x.db, a new directory at the root.
+            throw new IllegalArgumentException("sqlite: takes a file path, not a URL with '//': write sqlite:data/store.db"
+                    + " (relative to the working directory) or sqlite:/var/lib/store/store.db (absolute), in '" + uri + "'");
         }
         Builder builder = builder(Path.of(query.base()));
         for (String name : query.names()) {

@@ -300,4 +300,17 @@ class SqliteStorageTest {
             assertThrows(IllegalArgumentException.class, () -> SqliteStorageConfig.fromUri(bad), bad);
         }
     }
+
+    @Test
+    void aUrlStyleDoubleSlashIsRefusedSayingHowToWriteAPath() {
+        // sqlite://data/x.db once meant /data/x.db: a directory at the root, created as whoever ran the server.
+        for (String urlLike : List.of("sqlite://data/x.db", "sqlite:///var/lib/store/x.db", "SQLITE://x.db?table=t")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SqliteStorageConfig.fromUri(urlLike), urlLike);
+            assertEquals("sqlite: takes a file path, not a URL with '//': write sqlite:data/store.db (relative to the"
+                    + " working directory) or sqlite:/var/lib/store/store.db (absolute), in '" + urlLike + "'",
+                    e.getMessage());
+        }
+        assertEquals(Path.of("/var/lib/store/x.db"), SqliteStorageConfig.fromUri("sqlite:/var/lib/store/x.db").path());
+    }
 }

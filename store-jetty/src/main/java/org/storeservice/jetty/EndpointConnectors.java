@@ -1,5 +1,6 @@
 package org.storeservice.jetty;
 
+import java.io.IOException;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -80,5 +81,32 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         added.addBean(new HeaderDeadline(settings.requestHeadersTimeout, added.getScheduler()));
         jetty.addConnector(added);
         return added;
+    }
+
+    /**
+     * Binds each port now, before Jetty starts (which then uses them as they are), so that a port that cannot be bound
+     * is named: the endpoint's, or the plain-HTTP one beside it.
+     */
+    void open() throws ListenException {
+        open(endpoint, ListenException.Listener.ENDPOINT);
+        if (plain != null) {
+            open(plain, ListenException.Listener.PLAIN_HTTP);
+        }
+    }
+
+    static void open(ServerConnector connector, ListenException.Listener listener) throws ListenException {
+        try {
+            connector.open();
+        } catch (IOException e) {
+            throw new ListenException(listener, connector.getHost(), connector.getPort(), e);
+        }
+    }
+
+    /** Unbinds what {@link #open} bound, after a start that failed. */
+    void close() {
+        endpoint.close();
+        if (plain != null) {
+            plain.close();
+        }
     }
 }

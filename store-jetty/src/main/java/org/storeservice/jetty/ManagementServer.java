@@ -34,6 +34,7 @@ final class ManagementServer {
     }
 
     void start() throws Exception {
+        EndpointConnectors.open(connector, ListenException.Listener.MANAGEMENT); // a busy port is named as this one
         jetty.start();
     }
 

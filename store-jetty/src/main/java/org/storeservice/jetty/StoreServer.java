@@ -116,7 +116,8 @@ public final class StoreServer implements AutoCloseable {
      * Opens the storage (if given by URI), binds the port and starts serving.
      *
      * @return this server, started
-     * @throws IOException if the storage could not be opened or the address could not be bound
+     * @throws ListenException if one of the ports could not be bound (it says which)
+     * @throws IOException if the storage could not be opened
      * @throws IllegalArgumentException if the storage URI, endpoint path or namespace is invalid
      * @throws IllegalStateException if the server was already started or stopped
      */
@@ -148,6 +149,7 @@ public final class StoreServer implements AutoCloseable {
             if (config.jettyCustomizer != null) {
                 config.jettyCustomizer.accept(server);
             }
+            connectors.open();
             server.start();
             if (management != null) {
                 probe = new StorageProbe(storage, config.readinessTimeout);
@@ -174,6 +176,9 @@ public final class StoreServer implements AutoCloseable {
     private void abandonStart(StorageOpener opening) {
         if (opening != null && ownedStorage == null) {
             ownedStorage = opening.openedAnyway(); // so that stop() closes what was opened
+        }
+        if (connectors != null) {
+            connectors.close(); // bound by connectors.open(), and Jetty never started them
         }
         stop();
     }

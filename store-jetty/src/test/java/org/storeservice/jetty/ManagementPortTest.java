@@ -133,4 +133,29 @@ class ManagementPortTest {
             assertFalse(server.toString().isEmpty());
         }
     }
+
+    @Test
+    void eachBusyPortIsNamedAsTheOneThatFailed() throws Exception {
+        int managementPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            managementPort = free.getLocalPort();
+        }
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int busy = taken.getLocalPort();
+            ListenException management = assertThrows(ListenException.class,
+                    () -> StoreServer.builder().port(0).storageUri("memory:").managementPort(busy).build().start());
+            assertEquals(ListenException.Listener.MANAGEMENT, management.listener());
+            assertEquals(busy, management.port());
+            ListenException endpoint = assertThrows(ListenException.class, () -> StoreServer.builder().port(busy)
+                    .storageUri("memory:").managementPort(managementPort).build().start());
+            assertEquals(ListenException.Listener.ENDPOINT, endpoint.listener());
+            assertEquals("cannot listen on 127.0.0.1:" + busy + " (endpoint port): Address already in use",
+                    endpoint.getMessage());
+        }
+        // The failed start gave back the management port it had bound before the endpoint's failed.
+        try (StoreServer server = StoreServer.builder().port(0).storageUri("memory:").managementPort(managementPort)
+                .build().start()) {
+            assertEquals(200, get(server, "/health/ready").statusCode());
+        }
+    }
 }

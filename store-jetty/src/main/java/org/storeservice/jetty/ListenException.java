@@ -1,0 +1,60 @@
+package org.storeservice.jetty;
+
+import java.io.IOException;
+
+/**
+ * {@link StoreServer#start()} could not listen on one of its ports (in use, or not permitted): says which one, so that
+ * an operator is told the port that is busy and not another.
+ */
+public final class ListenException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    /** Which of the server's ports could not be opened. */
+    public enum Listener {
+        /** The endpoint's port ({@link StoreServer.Builder#port}). */
+        ENDPOINT,
+        /** The plain-HTTP port beside HTTPS ({@link StoreServer.Builder#httpPort}). */
+        PLAIN_HTTP,
+        /** The management port ({@link StoreServer.Builder#managementPort}). */
+        MANAGEMENT
+    }
+
+    private final Listener listener;
+    private final String host;
+    private final int port;
+
+    ListenException(Listener listener, String host, int port, Throwable cause) {
+        super("cannot listen on " + host + ":" + port + " (" + listener.name().toLowerCase(java.util.Locale.ROOT)
+                .replace('_', ' ') + " port): " + reason(cause), cause);
+        this.listener = listener;
+        this.host = host;
+        this.port = port;
+    }
+
+    /** The JDK's reason ("Address already in use", "Permission denied"), from the innermost cause that has one. */
+    public String reason() {
+        return reason(getCause());
+    }
+
+    private static String reason(Throwable cause) {
+        String reason = null;
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t.getMessage() != null) {
+                reason = t.getMessage();
+            }
+        }
+        return reason == null ? "cannot bind" : reason;
+    }
+
+    public Listener listener() {
+        return listener;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+}
