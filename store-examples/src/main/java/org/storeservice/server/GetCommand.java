@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "get", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class, showDefaultValues = true,
         header = "Print the value stored under KEY.",
         description = {"Prints the value stored under KEY on standard output, exactly: text as UTF-8, bytes as they are,"
-                + " with no newline added. Exits with status 1 if there is no entry under KEY.",
+                + " with no newline added (on a terminal, a newline ends a value that has none). Exits with status 1 if"
+                + " there is no entry under KEY.",
                 "A KEY that starts with - goes after --: get -- --odd-key"})
 final class GetCommand extends StorageCommand {
     @Parameters(paramLabel = "KEY", description = "The key to read.")
@@ -29,9 +30,14 @@ final class GetCommand extends StorageCommand {
         if (entry.isEmpty()) {
             return fail("no entry under the key " + Quoted.of(key));
         }
-        // Nothing added (no newline): the output is the value, byte for byte, and can be redirected to a file.
+        // Into a pipe or a file nothing is added: the output is the value, byte for byte. On a terminal a newline
+        // ends it unless it ends with one, so that the shell's prompt starts on a line of its own.
+        byte[] value = entry.get().bytes();
         OutputStream buffered = new BufferedOutputStream(context.out(), 1 << 16);
-        buffered.write(entry.get().bytes());
+        buffered.write(value);
+        if (context.outIsTerminal() && (value.length == 0 || value[value.length - 1] != '\n')) {
+            buffered.write('\n');
+        }
         buffered.flush();
         return Main.EXIT_OK;
     }

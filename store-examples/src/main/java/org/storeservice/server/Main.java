@@ -78,7 +78,7 @@ public final class Main {
         declareReferenceSize();
         Main main = new Main(new ToolContext(System.in, new FileOutputStream(FileDescriptor.out), System.err,
                 System.getenv(), Runtime.getRuntime()::addShutdownHook, Runtime.getRuntime()::halt,
-                SqliteNativeLibrary::useCachedCopy));
+                SqliteNativeLibrary::useCachedCopy, System.console() != null));
         int status = main.run(args);
         if (status != EXIT_OK || !main.serving()) {
             System.exit(status);
@@ -124,10 +124,16 @@ public final class Main {
     private static int usageError(ParameterException e, String[] args) {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
+        List<String> closest;
         if (e instanceof UnmatchedArgumentException unmatched && command.getParent() == null
                 && !unmatched.getUnmatched().isEmpty() && !unmatched.getUnmatched().get(0).startsWith("-")) {
             err.println("store-server: unknown command '" + unmatched.getUnmatched().get(0) + "'; the commands are "
                     + String.join(", ", List.copyOf(command.getSubcommands().keySet())));
+        } else if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+                && !(closest = OptionSuggestions.closest(command.getCommandSpec(), unmatched.getUnmatched().get(0),
+                        unmatched.getSuggestions())).isEmpty()) {
+            err.println("store-server: " + e.getMessage().replaceAll("\\R", " ") + "; did you mean "
+                    + String.join(" or ", closest) + "?");
         } else {
             err.println("store-server: " + e.getMessage().replaceAll("\\R", " "));
         }

@@ -19,7 +19,14 @@ import java.util.function.IntConsumer;
  * @param halt ends the process with a status from within a shutdown hook ({@code Runtime::halt}), where
  *     {@code System.exit} would block for ever
  * @param beforeOpening told each storage URI before it is opened ({@link SqliteNativeLibrary#useCachedCopy})
+ * @param outIsTerminal whether standard output is a terminal (a person reads it), not a pipe or a file
  */
 record ToolContext(InputStream in, OutputStream out, PrintStream err, Map<String, String> environment,
-        Consumer<Thread> shutdownHooks, IntConsumer halt, Consumer<String> beforeOpening) {
+        Consumer<Thread> shutdownHooks, IntConsumer halt, Consumer<String> beforeOpening, boolean outIsTerminal) {
+
+    /** A context whose standard output is not a terminal. */
+    ToolContext(InputStream in, OutputStream out, PrintStream err, Map<String, String> environment,
+            Consumer<Thread> shutdownHooks, IntConsumer halt, Consumer<String> beforeOpening) {
+        this(in, out, err, environment, shutdownHooks, halt, beforeOpening, false);
+    }
 }

@@ -47,6 +47,14 @@ class GetAndListCommandTest {
     }
 
     @Test
+    void onATerminalAValueEndsWithANewlineAndIntoAPipeNothingIsAdded() {
+        assertArrayEquals("значение 😀 \u202bRTL\u202c\n".getBytes(UTF_8),
+                ToolRun.onTerminal("get", "--storage", storage, "ключ/😀").out);
+        assertArrayEquals("\n".getBytes(UTF_8), ToolRun.onTerminal("get", "--storage", storage, "empty").out);
+        assertArrayEquals(new byte[0], ToolRun.run("get", "--storage", storage, "empty").out);
+    }
+
+    @Test
     void getPrintsBytesRawIncludingNulAndTextWithNul() {
         assertArrayEquals(WITH_NUL, ToolRun.run("get", "--storage=" + storage, "bytes/nul").out);
         assertArrayEquals(new byte[] {'a', 0, 'b'}, ToolRun.run("get", "--storage", storage, "text/nul").out);

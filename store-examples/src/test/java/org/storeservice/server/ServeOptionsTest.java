@@ -133,6 +133,8 @@ class ServeOptionsTest {
     @Test
     void wrongCommandLinesSayWhatIsWrongInOneLine() {
         assertMessage("Unknown option: '--bogus'", "--bogus");
+        assertMessage("Unknown options: '--prot', '8081'; did you mean --port?", "--prot", "8081");
+        assertMessage("Unknown option: '--managment-port=9'; did you mean --management-port?", "--managment-port=9");
         assertMessage("Missing required parameter for option '--port' (N)", "--port");
         assertMessage("Invalid value for option '--port': not a whole number: eighty", "--port", "eighty");
         assertMessage("Invalid value for option '--port': 65536 is outside 0..65535", "--port", "65536");

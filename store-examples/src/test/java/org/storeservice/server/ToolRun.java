@@ -35,6 +35,17 @@ final class ToolRun {
         return withEnvironment(stdin, Map.of(), args);
     }
 
+    /** A run whose standard output is a terminal. */
+    static ToolRun onTerminal(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ToolContext pipe = context(InputStream.nullInputStream(), out, err, Map.of(), hook -> fail("a shutdown hook"));
+        ToolContext terminal = new ToolContext(pipe.in(), pipe.out(), pipe.err(), pipe.environment(),
+                pipe.shutdownHooks(), pipe.halt(), pipe.beforeOpening(), true);
+        int status = new Main(terminal).run(args);
+        return new ToolRun(status, out.toByteArray(), err.toString(UTF_8));
+    }
+
     /** A run with {@code environment} as the process's environment variables. */
     static ToolRun withEnvironment(byte[] stdin, Map<String, String> environment, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -2,6 +2,7 @@ package org.storeservice.jdbc;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -9,7 +10,8 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code try (TestPostgres postgres = TestPostgres.connect()) { ... }} there instead. Published in this
  * module's test-jar for store-examples' tests.
  *
- * <p>The server is {@code $STORE_TEST_POSTGRES_URL}. Without it the PostgreSQL tests are skipped, and the first
- * skip prints one line saying how to enable them; nothing probes a server no one named. When
+ * <p>The server is {@code $STORE_TEST_POSTGRES_URL}. Without it the PostgreSQL tests are skipped, and each skipped
+ * test class prints one line saying how to enable them; nothing probes a server no one named. When
  * {@code $STORE_TEST_POSTGRES_REQUIRED} is {@code true} (CI's {@code .ci/run} sets it), a missing or unreachable
  * server fails the tests instead.
  */
@@ -34,42 +36,54 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
     static final String URL_VARIABLE = "STORE_TEST_POSTGRES_URL";
     static final String REQUIRED_VARIABLE = "STORE_TEST_POSTGRES_REQUIRED";
     static final String EXAMPLE_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&password=postgres";
-    /** The skip is said once per test JVM, not once per test class. */
-    private static final AtomicBoolean SKIP_SAID = new AtomicBoolean();
+    /** The test classes whose skip was said: once per class, so that each skipped class says why in the output. */
+    private static final Set<String> SKIPS_SAID = ConcurrentHashMap.newKeySet();
 
     private static final Pattern HOST_PORT = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?(/.*)");
 
-    private final String baseUrl = System.getenv(URL_VARIABLE);
+    private final String baseUrl;
+    private final boolean required;
+    private final PrintStream out;
     private final String schema = "store_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private volatile boolean created;
 
     /** For {@code @RegisterExtension}: the schema is created before the class's tests. */
     public TestPostgres() {
+        this(System.getenv(URL_VARIABLE), Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE)), System.out);
+    }
+
+    /** A server named {@code baseUrl} (or none), required or not, a skip said on {@code out}; for its own test. */
+    TestPostgres(String baseUrl, boolean required, PrintStream out) {
+        this.baseUrl = baseUrl;
+        this.required = required;
+        this.out = out;
     }
 
     /** Connects and creates a schema of its own now; fails or skips (see the class doc) if there is no server. */
     public static TestPostgres connect() {
         TestPostgres postgres = new TestPostgres();
-        postgres.createSchema();
+        postgres.createSchema(StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass());
         return postgres;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        createSchema();
+        createSchema(context.getRequiredTestClass());
     }
 
-    /** Connects and creates this run's schema; fails or skips (see the class doc) if there is no server. */
-    private void createSchema() {
-        boolean required = Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE));
+    /**
+     * Connects and creates this run's schema; fails or skips (see the class doc) if there is no server, saying so once
+     * for {@code testClass}.
+     */
+    void createSchema(Class<?> testClass) {
         if (baseUrl == null) {
             String message = "PostgreSQL tests skipped: no server named; to run them set " + URL_VARIABLE + "="
                     + EXAMPLE_URL;
             if (required) {
                 fail(message + " (" + REQUIRED_VARIABLE + "=true, so this fails rather than skips)");
             }
-            if (SKIP_SAID.compareAndSet(false, true)) {
-                System.out.println(message);
+            if (SKIPS_SAID.add(testClass.getName())) {
+                out.println(testClass.getSimpleName() + ": " + message);
             }
             Assumptions.abort(message);
         }
@@ -82,7 +96,11 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
             if (required) {
                 fail(message + ". " + REQUIRED_VARIABLE + "=true, so this fails rather than skips.", e);
             }
-            Assumptions.abort(message + ", or set " + REQUIRED_VARIABLE + "=true to fail instead of skipping.");
+            message += ", or set " + REQUIRED_VARIABLE + "=true to fail instead of skipping.";
+            if (SKIPS_SAID.add(testClass.getName())) {
+                out.println(testClass.getSimpleName() + ": " + message);
+            }
+            Assumptions.abort(message);
         }
     }
 
