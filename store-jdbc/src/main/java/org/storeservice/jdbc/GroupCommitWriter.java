@@ -20,7 +20,7 @@ import org.storeservice.jdbc.WriteQueue.Pending;
  * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a {@link WriteRequest} whose
  * content was read to its end (a byte value waits as {@link SpooledContent}: 64 KiB in memory, the rest in a file,
  * read into memory only when its statement is bound, one value at a time) and wait, or ({@link #writeAsync}) take a future
- * and wait for nothing. The thread takes every write pending at that moment (up to {@link #MAX_BATCH}), runs
+ * and wait for nothing. The thread takes every write pending at that moment (up to {@link WriteQueue#MAX_BATCH}), runs
  * them in one transaction and commits once (group commit: one fsync for the whole batch with synchronous=FULL),
  * then answers each caller: completing a future runs its dependents there (the server's answer to an
  * asynchronous caller). So durable writes per second grow with
@@ -38,15 +38,11 @@ import org.storeservice.jdbc.WriteQueue.Pending;
  * {@link WriteQueue}'s.
  */
 final class GroupCommitWriter implements WritePath {
-    /** Most writes in one transaction; bounds the time one commit keeps callers waiting. */
-    static final int MAX_BATCH = 512;
-    /** Pending writes beyond this make callers wait to enqueue, instead of growing memory without end. */
-    static final int QUEUE_CAPACITY = 8192;
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
 
-    private final WriteQueue queue = new WriteQueue(QUEUE_CAPACITY, 1, STOPPED);
+    private final WriteQueue queue = new WriteQueue(WriteQueue.CAPACITY, 1, STOPPED);
     private final WriteTransactions transactions; // used by the writer thread only after construction
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
@@ -90,7 +86,7 @@ final class GroupCommitWriter implements WritePath {
 
     private void run() {
         try {
-            queue.consume(MAX_BATCH, this::runBatch, this::fail, log);
+            queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::fail, log);
         } finally {
             transactions.close();
             // The answerer runs its tasks in order: this one comes after every answer handed to it.

@@ -55,13 +55,14 @@ public final class JdbcStorage implements Storage {
     /** Where byte content longer than {@link SpooledContent#MEMORY_BYTES} is spooled; null: java.io.tmpdir. */
     private final Path spoolDirectory;
     /** The heap values waiting for the database may hold together, past their first 64 KiB each. */
-    private final SpoolMemory spoolMemory = new SpoolMemory(SpoolMemory.defaultBytes());
+    private final SpoolMemory spoolMemory;
     private final Clock clock;
     private final String description;
     private volatile boolean closed;
 
     private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long maxValueBytes,
-            Path spoolDirectory, String description) {
+            Path spoolDirectory, long spoolMemoryBytes, String description) {
+        this.spoolMemory = new SpoolMemory(spoolMemoryBytes);
         this.dialect = dialect;
         this.sql = sql;
         this.writes = writes;
@@ -92,6 +93,7 @@ public final class JdbcStorage implements Storage {
                     (statement, request) -> Rows.write(statement, request, dialect));
             ReadConnections readers = new SqliteReaders(SqliteWriterConnection.url(config), config.busyTimeoutMillis(), 4);
             return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
+                    SpoolMemory.defaultBytes(),
                     "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
         } catch (SQLException | StorageException e) {
             closeQuietly(writer, e);
@@ -107,6 +109,11 @@ public final class JdbcStorage implements Storage {
      *     message (a wrong password, a refused connection), at once rather than after the pool's time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
+        return postgres(config, SpoolMemory.defaultBytes());
+    }
+
+    /** The same, with {@code spoolMemoryBytes} of spool memory; for tests that fill it. */
+    static JdbcStorage postgres(PostgresStorageConfig config, long spoolMemoryBytes) throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
@@ -126,7 +133,7 @@ public final class JdbcStorage implements Storage {
         PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, sql, dialect),
                 PooledConnections.writerLanes(config), config.failoverTimeout());
         return new JdbcStorage(dialect, sql, writer, new PooledConnections(pool), PostgresStorageConfig.MAX_VALUE_BYTES,
-                config.spoolDirectory(),
+                config.spoolDirectory(), spoolMemoryBytes,
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")");
     }
 
@@ -137,16 +144,42 @@ public final class JdbcStorage implements Storage {
 
     /**
      * Queued to the writer (SQLite's one thread, PostgreSQL's lanes), and completed by it once committed, so no
-     * thread waits for the write.
+     * thread waits for the write. A queued value holds heap until it is answered, for as long as the database is away
+     * (the failover time-out): it reserves its size from the spool memory, as a queued byte value does, and when that
+     * is full the write is made on {@code blockingWork} instead, holding that thread: the executor's size then bounds
+     * what waits.
      */
     @Override
     public CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
             Executor blockingWork) {
+        WriteRequest request;
         try {
-            return writes.writeAsync(textWrite(key, value, policy), blockingWork).minimalCompletionStage();
+            request = textWrite(key, value, policy);
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+        long held = heapBytes(value);
+        if (!spoolMemory.tryReserve(held)) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return writes.write(request);
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            }, blockingWork).minimalCompletionStage();
+        }
+        try {
+            return writes.writeAsync(request, blockingWork).whenComplete((stored, failure) -> spoolMemory.release(held))
+                    .minimalCompletionStage();
+        } catch (RuntimeException e) {
+            spoolMemory.release(held);
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The heap a queued text value holds, at most: two bytes a char, and its UTF-8 copy for one with U+0000. */
+    private static long heapBytes(String value) {
+        return 2L * value.length() + (TextValues.needsBytesColumn(value) ? 3L * value.length() : 0);
     }
 
     private WriteRequest textWrite(String key, String value, OverwritePolicy policy) throws IOException {
@@ -210,7 +243,8 @@ public final class JdbcStorage implements Storage {
 
     /**
      * Writes all of {@code entries} in one transaction (SQLite: one item of the writer's queue, committed with the
-     * writes pending beside it; PostgreSQL: one JDBC batch on one connection), so that they are stored all or none.
+     * writes pending beside it; PostgreSQL: one item of the lanes' queue, one transaction), so that they are stored all
+     * or none.
      * Every entry is checked before anything is written: one the backend cannot hold fails the call, naming no
      * value, and nothing of it is stored.
      */

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
 
@@ -20,8 +22,8 @@ import org.storeservice.api.storage.EntryKind;
  * if the writes had run one after another in the order given.
  *
  * <p>The writes go in runs of one kind, in order: upserts, inserts-if-absent, deletions, each run one statement over
- * arrays ({@code unnest}), so that a batch of small writes is one statement, one round trip and one commit (in
- * auto-commit mode when the batch is one run). A value too large to go in an array (over
+ * arrays ({@code unnest}), so that a batch of small upserts is one statement, one round trip and one commit (in
+ * auto-commit mode); any other batch is one transaction. A value too large to go in an array (over
  * {@link #ARRAY_VALUE_BYTES}, or spooled to a file) is a run of its own, a single-row statement that streams it.
  * Within a run, rows go in key order, so that concurrent batches (other lanes, other servers) lock rows in the same
  * order and never deadlock each other.
@@ -30,10 +32,27 @@ import org.storeservice.api.storage.EntryKind;
  * sent) and both are answered {@code true}; in an insert-if-absent run the first write of an absent key is inserted
  * and the statement returns its key ({@code RETURNING key}), every other write of that run is {@code false}; a
  * deletion run likewise.
+ *
+ * <p><b>Exactly once.</b> Every batch's transaction also inserts a row of its own, named by a random id, into
+ * {@value #COMMITS_TABLE}: the batch committed exactly when that row exists. The row also says which writes did not
+ * write (an insert-if-absent that found its key, a deletion that found none), so that a batch whose answer was lost
+ * (the connection broke during its commit) can be answered as its commit decided by {@link #outcome}, on another
+ * connection, perhaps to a promoted standby, without writing anything again. {@code outcome} first inserts the same
+ * id as "not committed": that insert waits for a commit of the batch still under way, and once in, no later commit
+ * of the batch can happen. A transaction id ({@code pg_xact_status}) would not do: a promoted standby hands out again
+ * the ids whose commit records it never received, so a status looked up there may describe another transaction. A
+ * batch of upserts alone (the usual one) stays one statement in auto-commit mode: its row goes in through a
+ * {@code WITH} clause of that statement; any other batch is a transaction that inserts its row last.
  */
 final class PostgresBatch {
     /** Byte values up to this size go in the arrays; larger ones have a statement of their own. */
     static final int ARRAY_VALUE_BYTES = SpooledContent.MEMORY_BYTES;
+    /** The table of the batches' commit rows, in the entry table's schema (shared by every entry table there). */
+    static final String COMMITS_TABLE = "store_commits";
+
+    /** What became of a batch: committed, with whether each group wrote; or not, and never will. */
+    record Outcome(boolean committed, List<Boolean> results) {
+    }
 
     /** A failure after which the transaction may have committed: the commit was sent and no answer came back. */
     static final class InDoubtException extends SQLException {
@@ -56,6 +75,11 @@ final class PostgresBatch {
     private final String deleteRows;
     private final String touchSchemaRow;
     private final String tableName;
+    private final String upsertRowsWithCommitRow;
+    private final String insertCommitRow;
+    private final String fenceCommitRow;
+    private final String selectCommitRow;
+    private final String pruneCommitRows;
 
     PostgresBatch(TableName table, Sql sql, Dialect dialect) {
         this.sql = sql;
@@ -72,6 +96,24 @@ final class PostgresBatch {
         this.deleteRows = "DELETE FROM " + t + " WHERE key = ANY (?::text[]) RETURNING key";
         this.touchSchemaRow = "UPDATE " + table.sibling(SchemaVersion.TABLE) + " SET version = version WHERE table_name = ?";
         this.tableName = table.table();
+        String commits = table.sibling(COMMITS_TABLE);
+        // A data-modifying WITH runs exactly once, to completion, whatever the statement it belongs to does.
+        this.upsertRowsWithCommitRow = "WITH commit_row AS (INSERT INTO " + commits + " (id, committed) VALUES (?, true))"
+                + " " + upsertRows;
+        this.insertCommitRow = "INSERT INTO " + commits + " (id, committed, not_written) VALUES (?, true, ?)";
+        this.fenceCommitRow = "INSERT INTO " + commits + " (id, committed) VALUES (?, false) ON CONFLICT (id) DO NOTHING";
+        this.selectCommitRow = "SELECT committed, not_written FROM " + commits + " WHERE id = ?";
+        this.pruneCommitRows = "DELETE FROM " + commits + " WHERE created_at < now() - make_interval(secs => ?)";
+    }
+
+    /** The statements that create {@value #COMMITS_TABLE}, for {@link PostgresDialect#createStatements}. */
+    static List<String> createCommitsTable(TableName table) {
+        String commits = table.sibling(COMMITS_TABLE);
+        // BRIN: the rows arrive in created_at order, and pruning reads them by it; a BRIN index costs next to nothing.
+        return List.of("CREATE TABLE IF NOT EXISTS " + commits + " (id uuid NOT NULL PRIMARY KEY,"
+                        + " committed boolean NOT NULL, not_written int4[],"
+                        + " created_at timestamptz NOT NULL DEFAULT now())",
+                PostgresDialect.createIndexIfMissing(table, COMMITS_TABLE + "_created_at", commits + " USING brin (created_at)"));
     }
 
     /**
@@ -87,57 +129,130 @@ final class PostgresBatch {
     }
 
     /**
-     * Runs every group of writes in one transaction on {@code connection} and commits.
+     * Runs every group of writes in one transaction on {@code connection} and commits it, with its commit row named
+     * {@code id}.
      *
      * @return for each group, whether every one of its writes wrote (or deleted) a row
-     * @throws InDoubtException if the connection failed while the commit was under way: it may have happened
+     * @throws InDoubtException if the connection failed while the commit was under way: it may have happened, and
+     *     {@link #outcome} finds out
      * @throws SQLException if nothing was committed
      */
-    List<Boolean> commit(Connection connection, List<List<WriteRequest>> groups) throws SQLException {
-        List<WriteRequest> requests = new ArrayList<>();
-        List<Integer> groupOf = new ArrayList<>();
-        for (int g = 0; g < groups.size(); g++) {
-            for (WriteRequest request : groups.get(g)) {
-                requests.add(request);
-                groupOf.add(g);
-            }
-        }
+    List<Boolean> commit(Connection connection, List<List<WriteRequest>> groups, UUID id) throws SQLException {
+        Flattened batch = new Flattened(groups);
+        List<WriteRequest> requests = batch.requests;
         List<Run> runs = runs(requests);
         boolean[] written = new boolean[requests.size()];
-        boolean oneStatement = runs.size() == 1;
-        connection.setAutoCommit(oneStatement);
+        if (runs.size() == 1 && runs.get(0).kind() == RunKind.UPSERT) {
+            connection.setAutoCommit(true); // one statement, its own commit
+            try {
+                upsert(connection, upsertRowsWithCommitRow, id, runs.get(0), requests, written);
+            } catch (SQLException e) {
+                throw PostgresFailures.lostConnection(e) ? new InDoubtException(e) : e;
+            }
+            return batch.results(written);
+        }
+        connection.setAutoCommit(false);
         try {
             for (Run run : runs) {
                 execute(connection, run, requests, written);
             }
-            if (!oneStatement) {
-                try {
-                    connection.commit();
-                } catch (SQLException e) {
-                    throw PostgresFailures.lostConnection(e) ? new InDoubtException(e) : e;
+            try (PreparedStatement commitRow = connection.prepareStatement(insertCommitRow)) {
+                commitRow.setObject(1, id);
+                commitRow.setArray(2, connection.createArrayOf("int4", notWritten(written)));
+                commitRow.executeUpdate();
+            }
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(connection, e); // COMMIT was not sent: nothing of it can commit
+            throw e;
+        }
+        try {
+            connection.commit();
+        } catch (SQLException e) {
+            throw PostgresFailures.lostConnection(e) ? new InDoubtException(e) : e;
+        }
+        return batch.results(written);
+    }
+
+    /**
+     * Whether the batch {@code id} of {@code groups} committed, asked after its commit was in doubt: committed, with
+     * what each group's writes did; or not committed, and then never will be, since its commit row is taken. Waits for
+     * a commit of it still under way.
+     */
+    Outcome outcome(Connection connection, UUID id, List<List<WriteRequest>> groups) throws SQLException {
+        connection.setAutoCommit(true);
+        try (PreparedStatement fence = connection.prepareStatement(fenceCommitRow)) {
+            fence.setObject(1, id);
+            if (fence.executeUpdate() == 1) {
+                return new Outcome(false, List.of());
+            }
+        }
+        // The row was there: the batch's own, or a fence of an earlier outcome() whose answer was lost.
+        try (PreparedStatement select = connection.prepareStatement(selectCommitRow)) {
+            select.setObject(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next() || !row.getBoolean(1)) {
+                    return new Outcome(false, List.of());
+                }
+                Flattened batch = new Flattened(groups);
+                boolean[] written = new boolean[batch.requests.size()];
+                java.util.Arrays.fill(written, true);
+                java.sql.Array notWritten = row.getArray(2);
+                if (notWritten != null) {
+                    for (Integer index : (Integer[]) notWritten.getArray()) {
+                        written[index] = false;
+                    }
+                }
+                return new Outcome(true, batch.results(written));
+            }
+        }
+    }
+
+    /** Deletes the commit rows older than {@code age}: no batch that old can still be in doubt. */
+    int prune(Connection connection, java.time.Duration age) throws SQLException {
+        connection.setAutoCommit(true);
+        try (PreparedStatement prune = connection.prepareStatement(pruneCommitRows)) {
+            prune.setDouble(1, age.toMillis() / 1000.0);
+            return prune.executeUpdate();
+        }
+    }
+
+    /** The indexes of the writes that wrote nothing, or {@code null} if every one wrote. */
+    private static Integer[] notWritten(boolean[] written) {
+        List<Integer> indexes = new ArrayList<>();
+        for (int i = 0; i < written.length; i++) {
+            if (!written[i]) {
+                indexes.add(i);
+            }
+        }
+        return indexes.isEmpty() ? null : indexes.toArray(new Integer[0]);
+    }
+
+    /** A batch's groups of writes, one after another, and each write's group. */
+    private static final class Flattened {
+        final List<WriteRequest> requests = new ArrayList<>();
+        private final List<Integer> groupOf = new ArrayList<>();
+        private final int groups;
+
+        Flattened(List<List<WriteRequest>> groups) {
+            this.groups = groups.size();
+            for (int g = 0; g < groups.size(); g++) {
+                for (WriteRequest request : groups.get(g)) {
+                    requests.add(request);
+                    groupOf.add(g);
                 }
             }
-        } catch (InDoubtException e) {
-            throw e;
-        } catch (SQLException | RuntimeException e) {
-            if (oneStatement && e instanceof SQLException s && PostgresFailures.lostConnection(s)) {
-                throw new InDoubtException(s); // the statement was its own commit
-            }
-            if (!oneStatement) {
-                rollbackQuietly(connection, e);
-            }
-            throw e;
         }
-        List<Boolean> results = new ArrayList<>(groups.size());
-        for (int g = 0; g < groups.size(); g++) {
-            results.add(true);
-        }
-        for (int i = 0; i < requests.size(); i++) {
-            if (!written[i]) {
-                results.set(groupOf.get(i), false);
+
+        /** For each group, whether every one of its writes wrote. */
+        List<Boolean> results(boolean[] written) {
+            List<Boolean> results = new ArrayList<>(java.util.Collections.nCopies(groups, true));
+            for (int i = 0; i < written.length; i++) {
+                if (!written[i]) {
+                    results.set(groupOf.get(i), false);
+                }
             }
+            return results;
         }
-        return results;
     }
 
     /** Consecutive writes of one kind, in order; a large value alone. */
@@ -182,22 +297,11 @@ final class PostgresBatch {
                     written[i] = Rows.write(statement, request, dialect);
                 }
             }
-            case UPSERT -> {
-                // One statement may not touch a row twice; the later write of a key is the one that stands.
-                Map<String, WriteRequest> lastPerKey = new TreeMap<>();
-                for (int i : run.requests()) {
-                    lastPerKey.put(requests.get(i).key(), requests.get(i));
-                    written[i] = true;
-                }
-                try (PreparedStatement statement = connection.prepareStatement(upsertRows)) {
-                    bindRows(connection, statement, List.copyOf(lastPerKey.values()));
-                    statement.executeUpdate();
-                }
-            }
+            case UPSERT -> upsert(connection, upsertRows, null, run, requests, written);
             case INSERT_IF_ABSENT -> {
                 Map<String, WriteRequest> firstPerKey = firstPerKey(run, requests);
                 try (PreparedStatement statement = connection.prepareStatement(insertRowsIfAbsent)) {
-                    bindRows(connection, statement, List.copyOf(firstPerKey.values()));
+                    bindRows(connection, statement, 1, List.copyOf(firstPerKey.values()));
                     markReturnedKeys(statement, run, requests, firstPerKey, written);
                 }
             }
@@ -208,6 +312,27 @@ final class PostgresBatch {
                     markReturnedKeys(statement, run, requests, firstPerKey, written);
                 }
             }
+        }
+    }
+
+    /** The upsert run as one statement, {@code sql}: with the commit row {@code id} first if not null. */
+    private void upsert(Connection connection, String sql, UUID id, Run run, List<WriteRequest> requests,
+            boolean[] written) throws SQLException {
+        // One statement may not touch a row twice; the later write of a key is the one that stands.
+        Map<String, WriteRequest> lastPerKey = new TreeMap<>();
+        for (int i : run.requests()) {
+            lastPerKey.put(requests.get(i).key(), requests.get(i));
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            int first = 1;
+            if (id != null) {
+                statement.setObject(first++, id);
+            }
+            bindRows(connection, statement, first, List.copyOf(lastPerKey.values()));
+            statement.executeUpdate();
+        }
+        for (int i : run.requests()) {
+            written[i] = true;
         }
     }
 
@@ -235,8 +360,8 @@ final class PostgresBatch {
         }
     }
 
-    /** Binds the six arrays of {@link #upsertRows}: one element per row, in the order given. */
-    private static void bindRows(Connection connection, PreparedStatement statement, List<WriteRequest> rows)
+    /** Binds the six arrays of {@link #upsertRows}, from parameter {@code first} on: one element per row, in order. */
+    private static void bindRows(Connection connection, PreparedStatement statement, int first, List<WriteRequest> rows)
             throws SQLException {
         int n = rows.size();
         String[] keys = new String[n];
@@ -254,19 +379,19 @@ final class PostgresBatch {
             bytes[i] = row.bytes() == null ? null : inMemory(row.bytes());
             micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, row.writtenAt());
         }
-        statement.setArray(1, connection.createArrayOf("text", keys));
-        statement.setArray(2, connection.createArrayOf("bytea", keyOrders));
-        statement.setArray(3, connection.createArrayOf("text", kinds));
-        statement.setArray(4, connection.createArrayOf("text", texts));
-        statement.setArray(5, connection.createArrayOf("bytea", bytes));
-        statement.setArray(6, connection.createArrayOf("int8", micros));
+        statement.setArray(first, connection.createArrayOf("text", keys));
+        statement.setArray(first + 1, connection.createArrayOf("bytea", keyOrders));
+        statement.setArray(first + 2, connection.createArrayOf("text", kinds));
+        statement.setArray(first + 3, connection.createArrayOf("text", texts));
+        statement.setArray(first + 4, connection.createArrayOf("bytea", bytes));
+        statement.setArray(first + 5, connection.createArrayOf("int8", micros));
     }
 
     private static byte[] inMemory(SpooledContent value) throws SQLException {
         try {
             return value.readAll(); // in memory (see kindOf): no file is read
         } catch (java.io.IOException e) {
-            throw new SQLException("Could not read the spooled value: " + e.getMessage(), e);
+            throw new LocalWriteFailure("Could not read the spooled value: " + e.getMessage(), e);
         }
     }
 

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ final class PostgresDialect implements Dialect {
     @Override
     public List<String> createStatements(TableName table) {
         String t = table.qualified();
-        return List.of(
+        List<String> statements = new ArrayList<>(List.of(
                 "CREATE TABLE IF NOT EXISTS " + table.sibling(SchemaVersion.TABLE)
                         + " (table_name text NOT NULL PRIMARY KEY, version integer NOT NULL)",
                 "CREATE TABLE IF NOT EXISTS " + t + " ("
@@ -36,7 +37,19 @@ final class PostgresDialect implements Dialect {
                         + "text_value text, "
                         + "bytes_value bytea, "
                         + "written_at timestamptz NOT NULL)",
-                "CREATE INDEX IF NOT EXISTS " + table.table() + "_key_order ON " + t + " (key_order)");
+                createIndexIfMissing(table, table.table() + "_key_order", t + " (key_order)")));
+        statements.addAll(PostgresBatch.createCommitsTable(table)); // the batches' commit rows: exactly once
+        return statements;
+    }
+
+    /**
+     * Creates index {@code name} {@code ON definition} unless it exists. Not {@code CREATE INDEX IF NOT EXISTS}: that
+     * locks the table against writes before it finds the index there, and a server starting beside others that write
+     * (to this table, and to the commit rows every table shares) would deadlock with them.
+     */
+    static String createIndexIfMissing(TableName table, String name, String definition) {
+        return "DO $$ BEGIN IF to_regclass('" + table.sibling(name) + "') IS NULL THEN CREATE INDEX " + name + " ON "
+                + definition + "; END IF; END $$";
     }
 
     /**

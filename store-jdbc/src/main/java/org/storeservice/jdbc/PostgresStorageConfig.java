@@ -18,11 +18,13 @@ import java.util.function.UnaryOperator;
  * {@code socketTimeoutMillis}, {@code failoverTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
  * <p><b>Time-outs.</b> Every wait of a read or write is bounded, here in one place, so that a dead or stalled
- * database turns into {@code Error} within 10 s rather than a hung request: the wait for a pooled connection
- * ({@link #DEFAULT_POOL_TIMEOUT}, which includes opening one), then the statement: the server cancels it after
- * {@link #DEFAULT_STATEMENT_TIMEOUT} ({@code statement_timeout}), and if the server itself does not answer the
- * driver gives up after {@link #DEFAULT_SOCKET_TIMEOUT} (longer than the statement time-out, so that the server
- * cancels first). pgjdbc's {@code connectTimeout} (5 s) and {@code loginTimeout} (10 s) bound the pool's own
+ * database never hangs a request. One try waits for a pooled connection ({@link #DEFAULT_POOL_TIMEOUT}, which
+ * includes opening one), then for the statement: the server cancels it after {@link #DEFAULT_STATEMENT_TIMEOUT}
+ * ({@code statement_timeout}), and if the server itself does not answer the driver gives up after
+ * {@link #DEFAULT_SOCKET_TIMEOUT} (longer than the statement time-out, so that the server cancels first; it is also
+ * how soon a vanished host is noticed). A read fails after one try. A write is tried again while the database cannot
+ * commit, and answered {@code Error} once {@link #DEFAULT_FAILOVER_TIMEOUT} has passed since it arrived, plus at most
+ * the try under way then. pgjdbc's {@code connectTimeout} (5 s) and {@code loginTimeout} (10 s) bound the pool's own
  * attempts to connect. A pgjdbc parameter in the URL ({@code socketTimeout=}, in seconds) wins over these.
  *
  * <p><b>Password.</b> So that it need not show in the command line ({@code ps}), the password may come from
@@ -51,7 +53,7 @@ public final class PostgresStorageConfig {
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
     /**
      * The driver gives up on a server that sends nothing for this long, 6 s: after the statement time-out, so that
-     * the server cancels first. With the pool's wait, the longest a call takes is 9 s.
+     * the server cancels first. A host that vanished (no reset, no answer) is noticed this long after the last byte.
      */
     public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(6);
     /**
@@ -136,7 +138,8 @@ public final class PostgresStorageConfig {
                 case "failoverTimeoutMillis" -> builder.failoverTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
                 case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
                 case "passwordFile" -> builder.passwordFile(Path.of(value));
-                default -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                case "statementTimeoutMillis" -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                default -> throw new IllegalStateException("PARAMETERS names " + name + ", which has no case here");
             }
         }
         return builder.build();

@@ -58,7 +58,7 @@ final class Rows {
             dialect.bindTime(statement, 6, request.writtenAt());
             return streamed;
         } catch (IOException e) {
-            throw new SQLException("Could not read the spooled value: " + e.getMessage(), e);
+            throw new LocalWriteFailure("Could not read the spooled value: " + e.getMessage(), e);
         }
     }
 

@@ -23,6 +23,10 @@ import org.storeservice.api.storage.StorageException;
  * stop; once the last consumer has stopped, whatever is still queued fails instead of waiting forever.
  */
 final class WriteQueue {
+    /** Most writes one consumer takes as one batch; bounds the time one commit keeps callers waiting. */
+    static final int MAX_BATCH = 512;
+    /** Pending items beyond this make callers wait to enqueue, instead of growing memory without end. */
+    static final int CAPACITY = 8192;
 
     /**
      * One item of the queue: a single write, or the writes of one {@code writeAll} that commit together (an import's
@@ -140,9 +144,12 @@ final class WriteQueue {
                 return true;
             }
             if (closed) {
-                return false; // STOP comes after every write that got in: none is left
+                break; // STOP comes after every write that got in: none is left
             }
         }
+        // close() could not put STOP on a full queue: the consumer that finds the queue closed and empty wakes the
+        // next one still waiting in take(), which would otherwise wait for ever.
+        queue.offer(STOP);
         return false;
     }
 

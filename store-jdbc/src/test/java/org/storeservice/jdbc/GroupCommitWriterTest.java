@@ -457,7 +457,7 @@ class GroupCommitWriterTest {
             CompletableFuture<Boolean> held = writer.writeAsync(text("held", "h"), blockingWork);
             gate.entered.await();
             List<CompletableFuture<Boolean>> results = new ArrayList<>();
-            for (int i = 0; i < GroupCommitWriter.QUEUE_CAPACITY; i++) {
+            for (int i = 0; i < WriteQueue.CAPACITY; i++) {
                 results.add(writer.writeAsync(text("q" + i, "v"), blockingWork));
             }
             assertEquals(0, blockingTasks.get(), "room in the queue: nothing handed over");

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,7 +130,7 @@ class PostgresBatchTest {
         groups.add(List.of(text("kept", "replaced", OverwritePolicy.REPLACE)));
         groups.add(List.of(text("bad", "x", OverwritePolicy.REJECT))); // a second run: a transaction, rolled back
         try (Connection connection = postgres.connection()) {
-            SQLException refused = assertThrows(SQLException.class, () -> batch.commit(connection, groups));
+            SQLException refused = assertThrows(SQLException.class, () -> batch.commit(connection, groups, UUID.randomUUID()));
             assertTrue(refused.getMessage().contains("no_bad_key"), refused.getMessage());
             assertTrue(!PostgresFailures.transientFailure(refused), "the write's own fault, not the database's state");
         }
@@ -141,7 +142,7 @@ class PostgresBatchTest {
     @SuppressWarnings("varargs") // the array goes only to List.of, which copies it
     private List<Boolean> commit(List<WriteRequest>... groups) throws SQLException {
         try (Connection connection = postgres.connection()) {
-            return batch.commit(connection, List.of(groups));
+            return batch.commit(connection, List.of(groups), UUID.randomUUID());
         }
     }
 

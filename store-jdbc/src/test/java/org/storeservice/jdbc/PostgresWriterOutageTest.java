@@ -59,6 +59,15 @@ class PostgresWriterOutageTest {
         });
     }
 
+    @Test
+    void aStatementTimeOutStartsNoOutage() throws Exception {
+        withWriter("writer_outage_timeout", writer -> {
+            writer.attemptFailed(new java.sql.SQLException("canceling statement due to statement timeout", "57014"),
+                    writer.commits());
+            assertTrue(writer.committing(), "one slow statement: readiness stays 200, no WARN line");
+        });
+    }
+
     private interface WriterTest {
         void run(PostgresWriter writer) throws Exception;
     }
