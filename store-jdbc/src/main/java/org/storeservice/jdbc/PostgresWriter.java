@@ -204,7 +204,7 @@ final class PostgresWriter implements WritePath {
             long successesBefore = successes();
             Attempt attempt;
             if (inDoubt == null) {
-                inDoubt = UUID.randomUUID();
+                inDoubt = commitId();
                 attempt = tryCommit(open, inDoubt);
             } else {
                 attempt = tryOutcome(open, inDoubt);
@@ -236,6 +236,18 @@ final class PostgresWriter implements WritePath {
             pause = pause == 0 ? FIRST_PAUSE.toNanos() : Math.min(2 * pause, MAX_PAUSE.toNanos());
             awaitRetry(successesBefore, Math.min(pause, untilFirstDeadline(open)));
         }
+    }
+
+    /**
+     * A new batch's id: the time in milliseconds, then 74 random bits (UUID version 7's layout). Ids that grow with
+     * time go in at the right edge of {@value PostgresBatch#COMMITS_TABLE}'s primary key, where wholly random ones would
+     * touch a leaf page anywhere in it, each page's first change after a checkpoint writing the whole page to the WAL.
+     */
+    static UUID commitId() {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        long mostSignificant = System.currentTimeMillis() << 16 | 0x7000L | random.nextLong() & 0x0FFFL;
+        long leastSignificant = random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
+        return new UUID(mostSignificant, leastSignificant);
     }
 
     /** One try at committing {@code open} as the batch {@code id}; answers nobody (the connection is back first). */
