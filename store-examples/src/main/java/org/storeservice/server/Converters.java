@@ -50,6 +50,21 @@ final class Converters {
         }
     }
 
+    /** Seconds as {@link Seconds} takes them, or {@code 0} for none. */
+    static final class SecondsOrZero implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                if (new BigDecimal(value.strip()).signum() == 0) {
+                    return Duration.ZERO;
+                }
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("not a number of seconds: " + value);
+            }
+            return new Seconds().convert(value);
+        }
+    }
+
     /** ASMX's protocol names, comma-separated: {@code HttpSoap,HttpSoap12,Documentation}. */
     static final class ProtocolList implements ITypeConverter<Protocols> {
         @Override

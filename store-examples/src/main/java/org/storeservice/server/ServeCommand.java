@@ -93,6 +93,13 @@ final class ServeCommand implements Callable<Integer> {
             description = "On stop, wait this long for requests in flight. Env: STORE_STOP_TIMEOUT.")
     Duration stopTimeout;
 
+    /** {@link StoreServer#DEFAULT_DRAIN_TIME}, likewise. */
+    @Option(names = "--drain-time", paramLabel = "SECONDS", defaultValue = "5", converter = Converters.SecondsOrZero.class,
+            description = "On stop, with a management port: answer readiness 503 while still serving for this long, so"
+                    + " that load balancers stop sending first (above their check interval times the failures they"
+                    + " need); 0 for none. Env: STORE_DRAIN_TIME.")
+    Duration drainTime;
+
     private final ToolContext context;
     private final PrintStream out;
     private final AtomicReference<StoreServer> serving;
@@ -123,7 +130,8 @@ final class ServeCommand implements Callable<Integer> {
                 .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())
                 .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build())
                 .idleTimeout(idleTimeout)
-                .stopTimeout(stopTimeout);
+                .stopTimeout(stopTimeout)
+                .drainTime(drainTime);
     }
 
     @Override

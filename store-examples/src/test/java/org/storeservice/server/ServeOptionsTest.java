@@ -48,6 +48,7 @@ class ServeOptionsTest {
         assertEquals(512, options.maxKeyLength);
         assertEquals(StoreServer.DEFAULT_IDLE_TIMEOUT, options.idleTimeout);
         assertEquals(StoreServer.DEFAULT_STOP_TIMEOUT, options.stopTimeout);
+        assertEquals(StoreServer.DEFAULT_DRAIN_TIME, options.drainTime);
         assertEquals(null, options.common.logLevel);
     }
 

@@ -3,7 +3,6 @@ package org.storeservice.jetty;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.storeservice.api.DefaultStore;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.codec.StoreCodec;
@@ -18,6 +17,7 @@ final class EndpointJetty {
     private final ServerSettings settings;
     private final Server server;
     private EndpointConnectors connectors;
+    private DrainingHandler draining;
 
     EndpointJetty(ServerSettings settings) {
         this.settings = settings;
@@ -40,8 +40,9 @@ final class EndpointJetty {
         if (settings.accessLog != null) {
             server.setRequestLog(new CustomRequestLog(settings.accessLog, StoreServer.ACCESS_LOG_FORMAT));
         }
-        // Outermost, so that it counts every request in flight and turns new ones away during stop.
-        server.setHandler(new GracefulHandler(handlers(codec)));
+        // Outermost, so that it counts every request in flight, and answers (closing the connection) during a stop.
+        draining = new DrainingHandler(handlers(codec));
+        server.setHandler(draining);
     }
 
     private StoreCodec codec(Storage storage) {
@@ -67,6 +68,11 @@ final class EndpointJetty {
             handler = new AllowListHandler(settings.allowFrom, handler); // outside authentication: refuses cheaper
         }
         return handler;
+    }
+
+    /** The outermost handler, which a stop tells to close each connection after its answer. */
+    DrainingHandler draining() {
+        return draining;
     }
 
     /** The server: assembled, not started by this class. */

@@ -34,6 +34,7 @@ final class ServerSettings {
     Duration idleTimeout = StoreServer.DEFAULT_IDLE_TIMEOUT;
     long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
     Duration stopTimeout = StoreServer.DEFAULT_STOP_TIMEOUT;
+    Duration drainTime = StoreServer.DEFAULT_DRAIN_TIME;
     Duration requestHeadersTimeout = StoreServer.DEFAULT_REQUEST_HEADERS_TIMEOUT;
     /** Null for plain HTTP. */
     Path tlsKeystore;
@@ -69,6 +70,7 @@ final class ServerSettings {
         copy.idleTimeout = idleTimeout;
         copy.minRequestDataRate = minRequestDataRate;
         copy.stopTimeout = stopTimeout;
+        copy.drainTime = drainTime;
         copy.requestHeadersTimeout = requestHeadersTimeout;
         copy.tlsKeystore = tlsKeystore;
         copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();

@@ -74,6 +74,12 @@ public final class StoreServer implements AutoCloseable {
     /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
     /**
+     * The default drain time, 5 s: how long a stopping server with a management port answers readiness 503 while it
+     * still serves, before it stops taking connections. A load balancer that checks every second and takes a server
+     * out after two failures (HAProxy's {@code inter 1s fall 2}) has stopped sending by then, with room to spare.
+     */
+    public static final Duration DEFAULT_DRAIN_TIME = Duration.ofSeconds(5);
+    /**
      * The default request header timeout, 20 s from a request head's first byte to its last: a head is a few
      * hundred bytes that any working client sends at once, yet each byte restarts the idle timeout, so
      * without it a client trickling its headers holds a connection forever.
@@ -90,8 +96,11 @@ public final class StoreServer implements AutoCloseable {
     public static final String ACCESS_LOG_FORMAT = CustomRequestLog.EXTENDED_NCSA_FORMAT
             + " %{" + StoreHandler.BINDING_ATTRIBUTE + "}attr %{" + StoreHandler.OPERATION_ATTRIBUTE + "}attr %{ms}T";
 
-    /** NEW, then STARTING while start() runs, SERVING once it succeeded, STOPPED once stop() began (or start failed). */
-    private enum State { NEW, STARTING, SERVING, STOPPED }
+    /**
+     * NEW, then STARTING while start() runs, SERVING once it succeeded, DRAINING while stop() lets load balancers see
+     * readiness turn 503, STOPPED once the stop itself began (or start failed).
+     */
+    private enum State { NEW, STARTING, SERVING, DRAINING, STOPPED }
 
     private final ServerSettings config;
     /** Written under the lock; read without it by the readiness check. */
@@ -100,6 +109,7 @@ public final class StoreServer implements AutoCloseable {
     private boolean cutOff;
     private Server server;
     private EndpointConnectors connectors;
+    private DrainingHandler draining;
     private ManagementServer management;
     private volatile StorageProbe probe;
     private Storage ownedStorage;
@@ -146,6 +156,7 @@ public final class StoreServer implements AutoCloseable {
             jetty.serve(storage);
             server = jetty.server();
             connectors = jetty.connectors();
+            draining = jetty.draining();
             if (config.jettyCustomizer != null) {
                 config.jettyCustomizer.accept(server);
             }
@@ -187,23 +198,50 @@ public final class StoreServer implements AutoCloseable {
     private String notReadyReason() {
         return switch (state) {
             case SERVING -> probe == null ? "starting" : probe.problem().orElse(null);
-            case STOPPED -> "stopping";
+            case DRAINING, STOPPED -> "stopping";
             default -> "starting";
         };
     }
 
     /**
-     * Stops gracefully: stops accepting, waits up to the stop timeout for requests in flight, then closes
-     * the storage if this server opened it. Harmless to call twice, or before {@link #start()}.
+     * Stops gracefully, in stages. With a management port, readiness answers 503 at once while the endpoint goes on
+     * serving every request for the drain time ({@link Builder#drainTime}), so that load balancers stop sending first;
+     * each answer then closes its connection. Then it stops accepting connections, answers the requests in flight and
+     * any that still arrive on open connections (each closing its connection), closes idle connections, waits up to
+     * the stop timeout, and closes the storage if this server opened it. No request is refused because the server is
+     * stopping. Harmless to call twice, or before {@link #start()}.
      *
      * @return {@code false} if requests still in flight at the stop timeout were cut off (logged), {@code true} if
      *     every request finished (or there was nothing to stop)
      */
-    public synchronized boolean stop() {
+    public boolean stop() {
+        if (drainFirst()) {
+            try {
+                Thread.sleep(config.drainTime.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // stop now: the one who interrupted wants it over
+            }
+        }
+        return stopNow();
+    }
+
+    /** Starts the drain if this server serves and has a drain to make; {@code true} if the caller must wait it out. */
+    private synchronized boolean drainFirst() {
+        if (state != State.SERVING || management == null || config.drainTime.isZero()) {
+            return false;
+        }
+        state = State.DRAINING;
+        draining.drain();
+        log.info("Draining: readiness answers 503; serving on for {}, each answer closing its connection",
+                seconds(config.drainTime));
+        return true;
+    }
+
+    private synchronized boolean stopNow() {
         if (state == State.STOPPED) {
             return !cutOff;
         }
-        boolean served = state == State.SERVING; // a failed start stops without announcing a stop
+        boolean served = state == State.SERVING || state == State.DRAINING; // a failed start stops without a word
         state = State.STOPPED;
         if (served) {
             log.info("Stopping: no new connections; waiting up to {} for requests in flight", seconds(config.stopTimeout));
@@ -258,7 +296,7 @@ public final class StoreServer implements AutoCloseable {
      * @throws IllegalStateException if the server is not running
      */
     public synchronized int port() {
-        if (state != State.SERVING) {
+        if (state != State.SERVING && state != State.DRAINING) {
             throw new IllegalStateException("StoreServer is " + state + ", not serving");
         }
         return connectors.endpoint().getLocalPort();
@@ -541,6 +579,21 @@ public final class StoreServer implements AutoCloseable {
         /** A handler served on the management port after the health checks, for example metrics. */
         public Builder managementHandler(Handler handler) {
             settings.managementHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * How long a stop first serves on while readiness answers 503 (the lame-duck phase), so that load balancers take
+         * the server out before it stops taking connections; default {@link StoreServer#DEFAULT_DRAIN_TIME}. Set it
+         * above the load balancer's check interval times the failures it needs to mark a server down. Only with a
+         * management port (without one nothing reads readiness, and the stop begins at once); {@code 0} for none.
+         */
+        public Builder drainTime(Duration drainTime) {
+            Objects.requireNonNull(drainTime, "drainTime");
+            if (drainTime.isNegative()) {
+                throw new IllegalArgumentException("drainTime must not be negative: " + drainTime);
+            }
+            settings.drainTime = drainTime;
             return this;
         }
 

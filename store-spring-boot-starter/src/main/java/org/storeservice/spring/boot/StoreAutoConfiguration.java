@@ -86,6 +86,13 @@ public class StoreAutoConfiguration {
         return registration;
     }
 
+    /** The drain before the web server's graceful shutdown ({@code store.drain-time}; none by default). */
+    @Bean
+    @ConditionalOnMissingBean
+    StoreDrain storeDrain(StoreProperties properties) {
+        return new StoreDrain(properties.getDrainTime());
+    }
+
     /** {@code server.servlet.context-path} as the servlet container gives it: empty for the root context. */
     private static String contextPath(Environment environment) {
         String contextPath = environment.getProperty("server.servlet.context-path", "");

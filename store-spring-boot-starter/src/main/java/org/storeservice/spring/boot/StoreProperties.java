@@ -46,6 +46,14 @@ public class StoreProperties {
     /** What a write to a key that already holds a value does: REPLACE (last write wins) or REJECT (Error). */
     private OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
 
+    /**
+     * On shutdown, how long the web server goes on serving after readiness turned to refusing traffic, before its
+     * graceful shutdown stops taking connections: set it above a load balancer's check interval times the failures it
+     * needs to take a server out (5s for HAProxy's {@code inter 1s fall 2}). None by default: without a balancer
+     * checking readiness it would only delay every shutdown.
+     */
+    private java.time.Duration drainTime = java.time.Duration.ZERO;
+
     private final Limits limits = new Limits();
 
     private final Health health = new Health();
@@ -101,6 +109,14 @@ public class StoreProperties {
 
     public void setOverwritePolicy(OverwritePolicy overwritePolicy) {
         this.overwritePolicy = overwritePolicy;
+    }
+
+    public java.time.Duration getDrainTime() {
+        return drainTime;
+    }
+
+    public void setDrainTime(java.time.Duration drainTime) {
+        this.drainTime = drainTime;
     }
 
     public Limits getLimits() {
