@@ -114,7 +114,8 @@ class StoreAutoConfigurationTest {
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         for (String name : new String[] {"store.enabled", "store.path", "store.storage", "store.namespace",
-                "store.overwrite-policy", "store.protocols", "store.health.timeout", "store.limits.max-request-bytes",
+                "store.overwrite-policy", "store.protocols", "store.health.timeout", "store.drain-time",
+                "store.limits.max-request-bytes",
                 "store.limits.max-element-depth", "store.limits.max-attributes-per-element",
                 "store.limits.max-attribute-value-length", "store.limits.max-text-length",
                 "store.limits.max-element-count", "store.limits.max-parameter-names",
@@ -123,8 +124,8 @@ class StoreAutoConfigurationTest {
             assertTrue(at >= 0, name);
             assertTrue(metadata.indexOf("\"description\"", at) < metadata.indexOf('}', at), name + " has no description");
         }
-        assertEquals(17, metadata.split("\"sourceType\": \"org.storeservice.spring.boot.StoreProperties", -1).length - 1 - 3,
-                "17 properties (and 3 groups)");
+        assertEquals(18, metadata.split("\"sourceType\": \"org.storeservice.spring.boot.StoreProperties", -1).length - 1 - 3,
+                "18 properties (and 3 groups)");
     }
 
     private static String assertOpen(MemoryStorage storage) throws IOException {
