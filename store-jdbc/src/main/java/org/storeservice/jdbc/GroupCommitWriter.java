@@ -44,6 +44,8 @@ final class GroupCommitWriter implements WritePath {
 
     private final WriteQueue queue = new WriteQueue(WriteQueue.CAPACITY, 1, STOPPED);
     private final WriteTransactions transactions; // used by the writer thread only after construction
+    /** Large values taken from the queue and not yet committed, oldest first; the writer thread's only. */
+    private final java.util.ArrayDeque<Pending> largeValues = new java.util.ArrayDeque<>();
     /** Answers the callers of committed batches, in commit order (see the class description). */
     private final ExecutorService answerer;
     private volatile long commits; // written by the writer thread only
@@ -88,6 +90,14 @@ final class GroupCommitWriter implements WritePath {
         try {
             queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::fail, log);
         } finally {
+            // Large values taken before the queue closed: committed (or failed) before the connection closes.
+            for (Pending pending; (pending = largeValues.poll()) != null; ) {
+                try {
+                    commitTogether(List.of(pending));
+                } catch (RuntimeException | Error e) {
+                    fail(pending, e);
+                }
+            }
             transactions.close();
             // The answerer runs its tasks in order: this one comes after every answer handed to it.
             try {
@@ -99,7 +109,39 @@ final class GroupCommitWriter implements WritePath {
         }
     }
 
+    /**
+     * A batch as the writer takes it: its small writes commit together, first; its large values (over
+     * {@link SpooledContent#MEMORY_BYTES}) wait in {@link #largeValues} and commit one per transaction, and only
+     * while no write is queued: a small write waits for at most one large value's commit, never for all those that
+     * arrived before it. The large values waiting are bounded by their callers, each waiting for its answer.
+     */
     private void runBatch(List<Pending> batch) {
+        List<Pending> small = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            (large(pending) ? largeValues : small).add(pending);
+        }
+        commitTogether(small);
+        do {
+            Pending next = largeValues.poll();
+            if (next == null) {
+                return;
+            }
+            commitTogether(List.of(next));
+        } while (queue.size() == 0);
+    }
+
+    /** Whether {@code pending} holds a value too large to wait beside small writes. */
+    private static boolean large(Pending pending) {
+        for (WriteRequest request : pending.requests()) {
+            if (request.bytes() != null && request.bytes().length() > SpooledContent.MEMORY_BYTES) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Commits {@code batch} in one transaction, or, if that fails, each write on its own; answers every one. */
+    private void commitTogether(List<Pending> batch) {
         if (batch.isEmpty()) {
             return;
         }

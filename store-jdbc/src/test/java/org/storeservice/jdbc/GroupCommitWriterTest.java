@@ -31,6 +31,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -131,6 +132,39 @@ class GroupCommitWriterTest {
             }
             return Rows.write(statement, request, new SqliteDialect());
         }
+    }
+
+    /**
+     * Small writes do not wait behind large values that arrived before them: of a batch, the small writes commit
+     * first, together, and the large values one by one after them.
+     */
+    @Test
+    void smallWritesCommitBeforeTheLargeValuesQueuedAheadOfThem() throws Exception {
+        Gate gate = new Gate();
+        GroupCommitWriter writer = writer(writerConnection(), gate);
+        Future<Boolean> held = callers.submit(() -> writer.write(text("held", "h")));
+        gate.entered.await();
+        byte[] large = new byte[SpooledContent.MEMORY_BYTES + 1];
+        List<Future<Boolean>> writes = new ArrayList<>();
+        for (String key : List.of("large1", "large2", "large3")) {
+            SpooledContent value = SpooledContent.inMemory(large);
+            writes.add(callers.submit(() -> writer.write(new WriteRequest(key, EntryKind.BYTES, null, value,
+                    OverwritePolicy.REPLACE, Instant.now()))));
+            while (writer.pending() < writes.size()) {
+                Thread.sleep(5); // each enqueued before the next, so they queue in this order
+            }
+        }
+        writes.add(callers.submit(() -> writer.write(text("small", "s"))));
+        while (writer.pending() < writes.size()) {
+            Thread.sleep(5);
+        }
+        gate.release.countDown();
+        assertTrue(held.get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+        for (Future<Boolean> write : writes) {
+            assertTrue(write.get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("held", "small", "large1", "large2", "large3"), gate.ran);
+        assertEquals(5, writer.commits(), "the small write alone, then one transaction per large value");
     }
 
     /** Holds the writer in a write, queues {@code keys} behind it, and releases them all at once. */
