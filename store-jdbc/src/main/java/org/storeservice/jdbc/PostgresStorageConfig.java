@@ -269,7 +269,7 @@ public final class PostgresStorageConfig {
             return this;
         }
 
-        /** @see #DEFAULT_SOCKET_TIMEOUT; zero for none. */
+        /** How long the driver waits for a server that sends nothing ({@link #DEFAULT_SOCKET_TIMEOUT}); zero for none. */
         public Builder socketTimeout(Duration socketTimeout) {
             if (socketTimeout.isNegative()) {
                 throw new IllegalArgumentException("socketTimeout must not be negative: " + socketTimeout);
@@ -278,7 +278,10 @@ public final class PostgresStorageConfig {
             return this;
         }
 
-        /** @see #DEFAULT_FAILOVER_TIMEOUT; zero: a write fails at its first failed attempt. */
+        /**
+         * How long a write waits for a database that commits ({@link #DEFAULT_FAILOVER_TIMEOUT}); zero: a write fails
+         * at its first failed attempt.
+         */
         public Builder failoverTimeout(Duration failoverTimeout) {
             if (failoverTimeout.isNegative()) {
                 throw new IllegalArgumentException("failoverTimeout must not be negative: " + failoverTimeout);
