@@ -47,7 +47,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$JAVA" -Xmx"$xmx" -jar "$jar" serve --port "$port" --management-port "$mport" --drain-time 0 --storage "$storage" \
+"$JAVA" -Xmx"$xmx" -jar "$jar" serve --port "$port" --management-port "$mport" --storage "$storage" \
   --max-request-bytes 8388608 --max-value-bytes 8388608 > "$logs/$tag.server.log" 2>&1 &
 server=$!
 for _ in $(seq 900); do
