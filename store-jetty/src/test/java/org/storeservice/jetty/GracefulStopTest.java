@@ -15,11 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Stopping while a write is in flight: the write completes and is acknowledged, and nothing new gets in. */
+/**
+ * A stop in stages, each against a real server: the drain (readiness 503, every request still served, each answer
+ * closing its connection), then the stop (no new connections; a write in flight completes and is acknowledged, and a
+ * request still arriving is answered, never 503; every connection closed after an answer).
+ */
 @Timeout(60)
 class GracefulStopTest {
     private static final String SUCCESS = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n"
             + "<Status xmlns=\"http://tempuri.org/\">Success</Status>";
+    private static final String SUCCESS_STATUS = "<Status xmlns=\"http://tempuri.org/\">Success</Status>";
 
     private final GatedStorage storage = new GatedStorage(false);
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -28,7 +33,9 @@ class GracefulStopTest {
     @AfterEach
     void release() {
         storage.open.countDown();
-        server.stop();
+        if (server != null) {
+            server.stop();
+        }
     }
 
     @Test
@@ -74,5 +81,83 @@ class GracefulStopTest {
         HttpResponse<String> outcome = inFlight.handle((response, failure) -> response).get(30, TimeUnit.SECONDS);
         assertTrue(outcome == null || !outcome.body().equals(SUCCESS),
                 "a write still held in the storage when stop gave up was acknowledged");
+    }
+
+    @Test
+    void whileDrainingReadinessIsNotReadyAndTheEndpointServesClosingEachConnection() throws Exception {
+        storage.open.countDown(); // writes go straight through
+        server = StoreServer.builder().port(0).storage(storage).managementPort(0).drainTime(Duration.ofSeconds(20))
+                .build().start();
+        URI endpoint = server.endpointUri();
+        URI ready = URI.create("http://127.0.0.1:" + server.managementPort() + "/health/ready");
+        assertEquals(200, status(ready));
+        assertFalse(closes(write(endpoint, "before")), "a server that is not stopping keeps connections open");
+
+        CompletableFuture<Boolean> stopping = CompletableFuture.supplyAsync(server::stop);
+        for (int i = 0; i < 1000 && status(ready) != 503; i++) {
+            Thread.sleep(10); // bounded: the drain begins as stop() is called
+        }
+        assertEquals(503, status(ready), "readiness turns 503 as the drain begins");
+
+        HttpResponse<String> during = write(endpoint, "during");
+        assertEquals(200, during.statusCode());
+        assertTrue(during.body().contains(SUCCESS_STATUS), during.body());
+        assertTrue(closes(during), "each answer closes its connection, so clients reconnect elsewhere");
+        assertEquals("during", storage.delegate.get("during").orElseThrow().text());
+        assertFalse(stopping.isDone(), "the drain lasts its time");
+        assertFalse(RawHttp.refusesConnections(endpoint), "the port stays open while draining");
+    }
+
+    /**
+     * Once the stop has begun, Jetty's own GracefulHandler answers 503 to a request that arrives on a connection
+     * already open: to a client that does not retry, a lost write. The draining handler serves it, and closes the
+     * connection after the answer.
+     */
+    @Test
+    void aRequestArrivingDuringTheStopIsAnsweredAndClosesItsConnectionNotRefused() throws Exception {
+        org.eclipse.jetty.server.Server jetty = new org.eclipse.jetty.server.Server();
+        org.eclipse.jetty.server.LocalConnector local = new org.eclipse.jetty.server.LocalConnector(jetty);
+        jetty.addConnector(local);
+        DrainingHandler draining = new DrainingHandler(new org.eclipse.jetty.server.Handler.Abstract() {
+            @Override
+            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
+                    org.eclipse.jetty.util.Callback callback) {
+                response.write(true, java.nio.ByteBuffer.wrap("served".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        callback);
+                return true;
+            }
+        });
+        jetty.setHandler(draining);
+        jetty.start();
+        try {
+            String before = local.getResponse("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(before.startsWith("HTTP/1.1 200"), before);
+            assertFalse(before.contains("Connection: close"), before);
+
+            draining.shutdown().get(10, java.util.concurrent.TimeUnit.SECONDS); // the stop has begun; nothing in flight
+            String during = local.getResponse("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(during.startsWith("HTTP/1.1 200"), "served, not refused: " + during);
+            assertTrue(during.endsWith("served"), during);
+            assertTrue(during.contains("Connection: close"), during);
+            for (int i = 0; i < 1000 && draining.inFlight() != 0; i++) {
+                Thread.sleep(5); // the answer is sent before its callback ends the request: bounded wait for that
+            }
+            assertEquals(0, draining.inFlight(), "the request served during the stop is no longer counted");
+        } finally {
+            jetty.stop();
+        }
+    }
+
+    private HttpResponse<String> write(URI endpoint, String key) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(endpoint + "/WriteString?key=" + key + "&value=" + key))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int status(URI uri) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static boolean closes(HttpResponse<?> response) {
+        return response.headers().firstValue("Connection").map("close"::equalsIgnoreCase).orElse(false);
     }
 }
