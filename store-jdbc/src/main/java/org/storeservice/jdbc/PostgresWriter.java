@@ -173,6 +173,11 @@ final class PostgresWriter implements WritePath {
         succeeded();
     }
 
+    /** {@link System#nanoTime()} the outage is dated from, or {@link Long#MIN_VALUE} while writes commit; for tests. */
+    long outageSince() {
+        return failingSince.get();
+    }
+
     /** Batches committed so far; for tests that check writes were grouped. */
     long commits() {
         return commits.get();
@@ -258,13 +263,13 @@ final class PostgresWriter implements WritePath {
         try (Connection connection = pool.getConnection()) {
             results = statements.commit(connection, requestsOf(open), id);
         } catch (PostgresBatch.InDoubtException e) {
-            attemptFailed(e, commitsBefore);
+            attemptFailed(e, commitsBefore, began);
             return Attempt.of(Result.IN_DOUBT, e);
         } catch (SQLException e) {
             if (!PostgresFailures.transientFailure(e)) {
                 return Attempt.of(Result.REFUSED, e);
             }
-            attemptFailed(e, commitsBefore);
+            attemptFailed(e, commitsBefore, began);
             return Attempt.of(Result.NOT_NOW, e);
         }
         commits.incrementAndGet();
@@ -280,7 +285,7 @@ final class PostgresWriter implements WritePath {
         try (Connection connection = pool.getConnection()) {
             outcome = statements.outcome(connection, id, requestsOf(open));
         } catch (SQLException e) {
-            attemptFailed(e, commitsBefore);
+            attemptFailed(e, commitsBefore, began);
             return Attempt.of(Result.IN_DOUBT, e);
         }
         committed(began); // the database answered a write: it commits again
@@ -361,15 +366,17 @@ final class PostgresWriter implements WritePath {
     }
 
     /**
-     * A write attempt failed for the database's state. It starts an outage (one WARN line) unless another commit
-     * succeeded since the attempt began (a lane that waited out the outage for a pooled connection fails only after
-     * another lane has already committed again, and its failure belongs to the outage that has just ended) or it is
-     * a statement time-out (one slow statement, not a database that cannot commit).
+     * A write attempt begun at {@code attemptBegan} failed for the database's state. It starts an outage (one WARN
+     * line) unless another commit succeeded since the attempt began (a lane that waited out the outage for a pooled
+     * connection fails only after another lane has already committed again, and its failure belongs to the outage that
+     * has just ended) or it is a statement time-out (one slow statement, not a database that cannot commit). The outage
+     * is dated from when the attempt began, not from when its failure was noticed: a host that vanished is noticed only
+     * when the socket time-out runs out, and the writes waited from the start.
      */
-    void attemptFailed(SQLException failure, long commitsWhenAttemptBegan) {
+    void attemptFailed(SQLException failure, long commitsWhenAttemptBegan, long attemptBegan) {
         log.debug("A PostgreSQL write attempt failed", failure);
         if (PostgresFailures.outage(failure) && commits.get() == commitsWhenAttemptBegan
-                && failingSince.compareAndSet(COMMITTING, System.nanoTime())) {
+                && failingSince.compareAndSet(COMMITTING, attemptBegan)) {
             errorsWhileFailing.set(0);
             log.warn("PostgreSQL writes are not committing ({}); each write waits up to {} ms for the database",
                     PostgresFailures.oneLine(failure), TimeUnit.NANOSECONDS.toMillis(failoverNanos));

@@ -33,10 +33,10 @@ class PostgresWriterOutageTest {
             SQLTransientConnectionException poolTimedOut = new SQLTransientConnectionException(
                     "Connection is not available, request timed out");
 
-            writer.attemptFailed(poolTimedOut, beforeTheCommit);
+            writer.attemptFailed(poolTimedOut, beforeTheCommit, System.nanoTime());
             assertTrue(writer.committing(), "a failure of an attempt begun before the last commit is no new outage");
 
-            writer.attemptFailed(poolTimedOut, writer.commits());
+            writer.attemptFailed(poolTimedOut, writer.commits(), System.nanoTime());
             assertFalse(writer.committing(), "a failure since the last commit is");
 
             assertTrue(writer.write(text("b")));
@@ -48,7 +48,8 @@ class PostgresWriterOutageTest {
     void aCommitOfAnAttemptThatBeganBeforeTheOutageDoesNotEndIt() throws Exception {
         withWriter("writer_outage_end", writer -> {
             long beganBeforeTheOutage = System.nanoTime();
-            writer.attemptFailed(new SQLTransientConnectionException("terminating connection"), writer.commits());
+            writer.attemptFailed(new SQLTransientConnectionException("terminating connection"), writer.commits(),
+                    System.nanoTime());
             assertFalse(writer.committing());
 
             writer.committed(beganBeforeTheOutage);
@@ -63,8 +64,25 @@ class PostgresWriterOutageTest {
     void aStatementTimeOutStartsNoOutage() throws Exception {
         withWriter("writer_outage_timeout", writer -> {
             writer.attemptFailed(new java.sql.SQLException("canceling statement due to statement timeout", "57014"),
-                    writer.commits());
+                    writer.commits(), System.nanoTime());
             assertTrue(writer.committing(), "one slow statement: readiness stays 200, no WARN line");
+        });
+    }
+
+    /**
+     * A vanished host is noticed only when the socket time-out runs out: the outage is dated from when the failed
+     * attempt began, which is when the writes began to wait, so the logged outage is the one clients saw.
+     */
+    @Test
+    void anOutageIsDatedFromWhenTheFailedAttemptBegan() throws Exception {
+        withWriter("writer_outage_dated", writer -> {
+            long attemptBegan = System.nanoTime() - java.util.concurrent.TimeUnit.SECONDS.toNanos(6);
+            writer.attemptFailed(new java.sql.SQLException("An I/O error occurred while sending to the backend.",
+                    "08006"), writer.commits(), attemptBegan);
+            assertFalse(writer.committing());
+            org.junit.jupiter.api.Assertions.assertEquals(attemptBegan, writer.outageSince());
+            assertTrue(writer.write(text("a")));
+            assertTrue(writer.committing());
         });
     }
 
