@@ -3,11 +3,12 @@
 # etcd (one member), three PostgreSQL nodes managed by Patroni in synchronous mode, two Store servers with a
 # multi-host URL, and HAProxy in front of the servers. Nothing here uses or touches a PostgreSQL on port 5432.
 #
-# usage: deploy/ha/start.sh            (deploy/ha/stop.sh stops everything it started)
+# usage: deploy/ha/start.sh            (deploy/ha/stop.sh stops everything it started; --purge also deletes the data)
 # env:   STORE_HA_DIR   work directory: data, logs, pid files (default /tmp/store-ha; must not exist or be empty)
 #        STORE_JAR      the ready server's jar (default store-examples/target/store-server.jar: mvn package)
 #        JAVA           java (default: java)
-# Packages: apt-get install postgresql patroni etcd-server haproxy (and a JDK 17).
+# Packages: apt-get install postgresql patroni etcd-server haproxy jq (and a JDK 17).
+# A step that fails stops what the steps before it started (deploy/ha/stop.sh), keeping the work directory's logs.
 #
 # Ports (all on 127.0.0.1): HAProxy 18300 (the endpoint clients use: http://127.0.0.1:18300/API/Store.asmx);
 # Store servers 18301, 18302 (management: 18311, 18312); PostgreSQL 5441-5443; Patroni REST 8441-8443;
@@ -22,8 +23,8 @@ java=${JAVA:-java}
 say() { echo "store-ha: $*"; }
 die() { echo "store-ha: $*" >&2; exit 1; }
 
-for tool in etcd patroni haproxy curl psql "$java"; do
-  command -v "$tool" >/dev/null || die "missing $tool (apt-get install postgresql patroni etcd-server haproxy)"
+for tool in etcd patroni haproxy curl psql jq "$java"; do
+  command -v "$tool" >/dev/null || die "missing $tool (apt-get install postgresql patroni etcd-server haproxy jq)"
 done
 bin_dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin_dir" ] || die "no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)"
@@ -36,7 +37,12 @@ for port in 18300 18301 18302 18311 18312 5441 5442 5443 8441 8442 8443 2479 248
 done
 
 mkdir -p "$dir"
-chmod 755 "$dir"   # the postgres user (below) must reach its node's directory
+dir=$(cd "$dir" && pwd)   # as stop.sh names it when it checks a process's command line
+chmod 755 "$dir"
+# From here on, a failed step stops what was started; the logs stay in $dir.
+started=0
+undo() { if [ "$started" != 1 ]; then STORE_HA_DIR="$dir" bash "$here/stop.sh"; fi; }
+trap undo EXIT   # the postgres user (below) must reach its node's directory
 # PostgreSQL refuses to run as root: as root, Patroni (and so PostgreSQL) runs as the postgres user.
 # From the work directory: the caller's may be closed to the postgres user (a checkout under a 0700 mktemp
 # directory), and Patroni's PostgreSQL then never finished bootstrapping.
@@ -56,7 +62,7 @@ etcd --name store-ha --data-dir "$dir/etcd" \
   --listen-peer-urls http://127.0.0.1:2480 --initial-advertise-peer-urls http://127.0.0.1:2480 \
   --initial-cluster store-ha=http://127.0.0.1:2480 > "$dir/etcd.log" 2>&1 &
 echo $! > "$dir/etcd.pid"
-wait_for 30 "etcd answering" bash -c "curl -sf http://127.0.0.1:2479/health | grep -q true"
+wait_for 30 "etcd answering" bash -c "curl -sf http://127.0.0.1:2479/health | jq -e '.health == \"true\"'"
 
 # 2. Three PostgreSQL nodes under Patroni.
 for n in 1 2 3; do
@@ -74,9 +80,9 @@ for n in 1 2 3; do
   fi
 done
 wait_for 120 "a synchronous standby" bash -c \
-  "curl -sf http://127.0.0.1:8441/cluster | grep -q '\"role\": *\"sync_standby\"'"
+  "curl -sf http://127.0.0.1:8441/cluster | jq -e '[.members[] | select(.role == \"sync_standby\")] | length >= 1'"
 wait_for 120 "both standbys streaming" bash -c \
-  "[ \$(curl -sf http://127.0.0.1:8441/cluster | grep -o '\"state\": *\"\\(streaming\\|running\\)\"' | wc -l) -ge 3 ]"
+  "curl -sf http://127.0.0.1:8441/cluster | jq -e '[.members[] | select(.state == \"streaming\" or .state == \"running\")] | length >= 3'"
 
 # 3. The Store database and its account, on the primary.
 leader=$(for n in 1 2 3; do curl -sf -o /dev/null "http://127.0.0.1:844$n/primary" && echo "544$n" && break; done)
@@ -122,4 +128,5 @@ sed -e "s|@HAPROXY_PORT@|18300|g" -e "s|@SERVER1_PORT@|18301|g" -e "s|@SERVER2_P
     "$here/haproxy.cfg.template" > "$dir/haproxy.cfg"
 haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" > "$dir/haproxy.log" 2>&1
 wait_for 30 "HAProxy serving the endpoint" curl -sf "http://127.0.0.1:18300/API/Store.asmx?wsdl"
+started=1
 say "ready: http://127.0.0.1:18300/API/Store.asmx (work directory $dir)"

@@ -87,14 +87,16 @@ class HighAvailabilityIT {
     @AfterAll
     static void stopDeployment() throws Exception {
         if (directory != null) {
-            run(Duration.ofMinutes(3), "stop.sh");
+            run(Duration.ofMinutes(3), "stop.sh", "--purge");
         }
     }
 
     /** Runs deploy/ha/SCRIPT, bounded; prints what it printed. */
-    private static void run(Duration bound, String script) throws IOException, InterruptedException {
+    private static void run(Duration bound, String script, String... arguments) throws IOException, InterruptedException {
         Path output = Files.createTempFile("store-ha-" + script, ".out");
-        ProcessBuilder builder = new ProcessBuilder("bash", repository.resolve("deploy/ha/" + script).toString())
+        List<String> command = new ArrayList<>(List.of("bash", repository.resolve("deploy/ha/" + script).toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("STORE_HA_DIR", directory.toString());
         builder.environment().put("STORE_JAR", ServerJar.JAR.toAbsolutePath().toString());
