@@ -24,7 +24,7 @@ import org.storeservice.api.storage.Storages;
  * ceiling for {@link StorageWriteBenchmark}'s SQLite rows: with B concurrent writers the group-committing
  * writer can at best commit batches of B, so its rate at N writers is bounded by this one at B = N.
  *
- * <p>Keys follow {@code StorageWriteBenchmark}'s ({@code t<i>-<n>}, B writers' worth, 10,000 keys split between
+ * <p>Keys follow {@code StorageWriteBenchmark}'s ({@code t<i>-<n>}, B writers' worth, 10,000 keys (or {@code --keys}) split between
  * them), so the B-trees see the same insert pattern. Schema {@code storage} is created by opening the real
  * storage once, so it cannot drift, and written with the storage's upsert ({@code org.storeservice.jdbc.Sql}'s;
  * keep them in step); the other schemas are the candidates it was measured against, each with its own DDL:
@@ -38,12 +38,13 @@ import org.storeservice.api.storage.Storages;
  *
  * <p>Options: {@code --synchronous FULL,NORMAL}, {@code --batches 1,8,64}, {@code --schemas storage},
  * {@code --statement update|batch} (executeUpdate per write, or addBatch/executeBatch per transaction),
- * {@code --value bytes1k|text40|text100}, {@code --warmup-seconds 2}, {@code --seconds 5},
+ * {@code --value bytes1k|bytes64k|text40|text100}, {@code --keys 10000} (the key pool, split between the B writers:
+ * 64 is wb64k's), {@code --warmup-seconds 2}, {@code --seconds 5},
  * {@code --dir store-bench/target/bench-data}. Prints a Markdown table: writes/s (and the ratio to the first batch
  * size), and the thread's CPU time per write, which the fsync waits of a busy disk do not inflate.
  */
 public final class SqliteBatchCeiling {
-    private static final int TOTAL_KEYS = 10_000;
+    private int totalKeys = 10_000;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static final String TABLE = "store_entries";
     private static final String COLUMNS = " (key, key_order, kind, text_value, bytes_value, written_at) VALUES (?, ?, ?, ?, ?, ?)";
@@ -75,6 +76,7 @@ public final class SqliteBatchCeiling {
                     default -> throw new IllegalArgumentException("--statement update|batch");
                 };
                 case "--value" -> ceiling.value = args[i + 1];
+                case "--keys" -> ceiling.totalKeys = Integer.parseInt(args[i + 1]);
                 case "--warmup-seconds" -> ceiling.warmupSeconds = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> ceiling.seconds = Integer.parseInt(args[i + 1]);
                 case "--dir" -> ceiling.directory = Path.of(args[i + 1]);
@@ -159,9 +161,13 @@ public final class SqliteBatchCeiling {
                 bytes = new byte[1024];
                 new Random(1).nextBytes(bytes);
             }
+            case "bytes64k" -> { // wb64k's value: 64 KiB, overflow pages in SQLite
+                bytes = new byte[64 * 1024];
+                new Random(1).nextBytes(bytes);
+            }
             case "text40" -> text = "x".repeat(40);
             case "text100" -> text = "x".repeat(100);
-            default -> throw new IllegalArgumentException("--value bytes1k|text40|text100");
+            default -> throw new IllegalArgumentException("--value bytes1k|bytes64k|text40|text100");
         }
         try (Connection connection = config.createConnection("jdbc:sqlite:" + file);
                 Statement control = connection.createStatement()) {
@@ -185,7 +191,7 @@ public final class SqliteBatchCeiling {
                     }
                     control.execute("BEGIN IMMEDIATE");
                     for (int writer = 0; writer < batch; writer++) {
-                        String key = "t" + writer + "-" + (next[writer]++ % (TOTAL_KEYS / batch));
+                        String key = "t" + writer + "-" + (next[writer]++ % Math.max(1, totalKeys / batch));
                         upsert.setString(1, key);
                         upsert.setBytes(2, key.getBytes(StandardCharsets.UTF_16BE));
                         upsert.setString(3, bytes != null ? "B" : "T");
