@@ -89,16 +89,11 @@ leader=$(for n in 1 2 3; do curl -sf -o /dev/null "http://127.0.0.1:844$n/primar
 PGPASSWORD=store-ha-superuser psql -q -h 127.0.0.1 -p "$leader" -U postgres -d postgres \
   -c "CREATE ROLE store LOGIN PASSWORD 'store-ha-app'" -c "CREATE DATABASE store OWNER store"
 
-# 4. Two Store servers. The URL names every node; pgjdbc connects to the one that is primary now and checks
-#    again every second (hostRecheckSeconds) which one that is. The password comes from the environment, not
-#    the URL (it would show in ps).
-url="jdbc:postgresql://127.0.0.1:5441,127.0.0.1:5442,127.0.0.1:5443/store?user=store&targetServerType=primary"
-url="$url&hostRecheckSeconds=1&connectTimeout=2&poolSize=4"
+# 4. Two Store servers (store-server.sh: their command line, also for restart-server.sh).
+. "$here/store-server.sh"
 for s in 1 2; do
   say "starting Store server $s on 1830$s (management 1831$s)"
-  STORE_STORAGE_PASSWORD=store-ha-app "$java" -Xmx256m -jar "$jar" serve --port "1830$s" \
-    --management-port "1831$s" --storage "$url" > "$dir/store$s.log" 2>&1 &
-  echo $! > "$dir/store$s.pid"
+  start_store_server "$s"
 done
 # wait_for_server S: until Store server S is ready. A server that exited is said at once; either way the end of
 # its log and its last readiness answer are shown, since the work directory may be gone by the time anyone reads it.
