@@ -55,6 +55,18 @@ wait_for() {
   die "$what did not happen within $seconds s; logs in $dir"
 }
 
+# 0. Secrets: a random password per role, each in a file of its own (mode 600), never in a configuration file or on a
+#    command line. Patroni gets its three through its environment; the Store servers read theirs with passwordFile=.
+secrets="$dir/secrets"
+mkdir -m 700 "$secrets"
+for role in superuser replicator rewinder store-app; do
+  (umask 077; head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32 > "$secrets/$role.password")
+done
+PATRONI_SUPERUSER_PASSWORD=$(cat "$secrets/superuser.password")
+PATRONI_REPLICATION_PASSWORD=$(cat "$secrets/replicator.password")
+PATRONI_REWIND_PASSWORD=$(cat "$secrets/rewinder.password")
+export PATRONI_SUPERUSER_PASSWORD PATRONI_REPLICATION_PASSWORD PATRONI_REWIND_PASSWORD
+
 # 1. etcd: the DCS, where Patroni keeps the leader lock. One member here; three or five on real hosts.
 say "starting etcd"
 etcd --name store-ha --data-dir "$dir/etcd" \
@@ -86,8 +98,9 @@ wait_for 120 "both standbys streaming" bash -c \
 
 # 3. The Store database and its account, on the primary.
 leader=$(for n in 1 2 3; do curl -sf -o /dev/null "http://127.0.0.1:844$n/primary" && echo "544$n" && break; done)
-PGPASSWORD=store-ha-superuser psql -q -h 127.0.0.1 -p "$leader" -U postgres -d postgres \
-  -c "CREATE ROLE store LOGIN PASSWORD 'store-ha-app'" -c "CREATE DATABASE store OWNER store"
+# The statements on standard input: a password on psql's command line would show in ps.
+printf "CREATE ROLE store LOGIN PASSWORD '%s';\nCREATE DATABASE store OWNER store;\n" "$(cat "$secrets/store-app.password")" \
+  | PGPASSWORD=$PATRONI_SUPERUSER_PASSWORD psql -q -h 127.0.0.1 -p "$leader" -U postgres -d postgres
 
 # 4. Two Store servers (store-server.sh: their command line, also for restart-server.sh).
 . "$here/store-server.sh"

@@ -49,8 +49,11 @@ import org.storeservice.api.storage.Storages;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class HighAvailabilityIT {
     private static final String ENDPOINT = "http://127.0.0.1:18300/API/Store.asmx";
-    private static final String URL = "jdbc:postgresql://127.0.0.1:5441,127.0.0.1:5442,127.0.0.1:5443/store"
-            + "?user=store&password=store-ha-app&targetServerType=primary&hostRecheckSeconds=1";
+    /** The deployment's database, as the servers reach it; the password from the file start.sh made. */
+    private static String url() {
+        return "jdbc:postgresql://127.0.0.1:5441,127.0.0.1:5442,127.0.0.1:5443/store?user=store&targetServerType=primary"
+                + "&hostRecheckSeconds=1&passwordFile=" + directory.resolve("secrets").resolve("store-app.password");
+    }
     private static final int WRITERS = 16;
     private static final int SHARED_KEYS = 8;
     private static final int KILLS = 3;
@@ -337,7 +340,7 @@ class HighAvailabilityIT {
         for (Write write : all) {
             byKey.computeIfAbsent(write.key(), k -> new ArrayList<>()).add(write);
         }
-        try (Storage storage = Storages.open(URL)) {
+        try (Storage storage = Storages.open(url())) {
             int checked = 0;
             for (Map.Entry<String, List<Write>> key : byKey.entrySet()) {
                 Optional<StoredEntry> stored = storage.get(key.getKey());
