@@ -87,6 +87,14 @@ public final class CodecLimits {
     public static final long DEFAULT_BODY_MEMORY_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
     /**
+     * Default heap that WriteString values decoded from large bodies may hold together, a quarter of the JVM's
+     * maximum heap (24 MiB at {@code -Xmx96m}). A text value is a string in memory until the store answered it (for
+     * as long as the database is away, on a store that rides out failovers): without this, many concurrent large
+     * WriteStrings exhaust the heap. Past it, a request waits before its body is decoded (see {@link TextMemory}).
+     */
+    public static final long DEFAULT_TEXT_MEMORY_BYTES = Runtime.getRuntime().maxMemory() / 4;
+
+    /**
      * Default longest query string, in chars: {@link Integer#MAX_VALUE}, i.e. no limit of ASP.NET's kind. The
      * server's own request-line limit (Jetty's and Tomcat's 8 KiB head) already bounds memory, and ASP.NET's
      * {@code maxQueryStringLength} (2,048) is usually raised together with IIS's {@code maxQueryString} for HTTP
@@ -108,6 +116,7 @@ public final class CodecLimits {
     private final int spoolMemoryBytes;
     private final int bodyMemoryBytes;
     private final long bodyMemoryBudgetBytes;
+    private final long textMemoryBytes;
     private final int maxQueryStringLength;
 
     private CodecLimits(Builder builder) {
@@ -121,6 +130,7 @@ public final class CodecLimits {
         this.spoolMemoryBytes = builder.spoolMemoryBytes;
         this.bodyMemoryBytes = builder.bodyMemoryBytes;
         this.bodyMemoryBudgetBytes = builder.bodyMemoryBudgetBytes;
+        this.textMemoryBytes = builder.textMemoryBytes;
         this.maxQueryStringLength = builder.maxQueryStringLength;
     }
 
@@ -187,6 +197,11 @@ public final class CodecLimits {
         return bodyMemoryBudgetBytes;
     }
 
+    /** Bytes of heap text values decoded from large bodies may hold together (see {@link TextMemory}). */
+    public long textMemoryBytes() {
+        return textMemoryBytes;
+    }
+
     /** Longest accepted query string ({@link CodecRequest#rawQuery()}), in chars. */
     public int maxQueryStringLength() {
         return maxQueryStringLength;
@@ -199,7 +214,7 @@ public final class CodecLimits {
                 + ", maxAttributeValueLength=" + maxAttributeValueLength + ", maxTextLength=" + maxTextLength
                 + ", maxElementCount=" + maxElementCount + ", maxParameterNames=" + maxParameterNames
                 + ", spoolMemoryBytes=" + spoolMemoryBytes + ", bodyMemoryBytes=" + bodyMemoryBytes
-                + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes
+                + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes + ", textMemoryBytes=" + textMemoryBytes
                 + ", maxQueryStringLength=" + maxQueryStringLength + '}';
     }
 
@@ -215,6 +230,7 @@ public final class CodecLimits {
         private int spoolMemoryBytes = DEFAULT_SPOOL_MEMORY_BYTES;
         private int bodyMemoryBytes = DEFAULT_BODY_MEMORY_BYTES;
         private long bodyMemoryBudgetBytes = DEFAULT_BODY_MEMORY_BUDGET_BYTES;
+        private long textMemoryBytes = DEFAULT_TEXT_MEMORY_BYTES;
         private int maxQueryStringLength = DEFAULT_MAX_QUERY_STRING_LENGTH;
 
         private Builder() {
@@ -232,6 +248,7 @@ public final class CodecLimits {
             spoolMemoryBytes = limits.spoolMemoryBytes;
             bodyMemoryBytes = limits.bodyMemoryBytes;
             bodyMemoryBudgetBytes = limits.bodyMemoryBudgetBytes;
+            textMemoryBytes = limits.textMemoryBytes;
             maxQueryStringLength = limits.maxQueryStringLength;
         }
 
@@ -305,6 +322,15 @@ public final class CodecLimits {
                 throw new IllegalArgumentException("bodyMemoryBudgetBytes must not be negative: " + bodyMemoryBudgetBytes);
             }
             this.bodyMemoryBudgetBytes = bodyMemoryBudgetBytes;
+            return this;
+        }
+
+        /** @see #DEFAULT_TEXT_MEMORY_BYTES */
+        public Builder textMemoryBytes(long textMemoryBytes) {
+            if (textMemoryBytes < 0) {
+                throw new IllegalArgumentException("textMemoryBytes must not be negative: " + textMemoryBytes);
+            }
+            this.textMemoryBytes = textMemoryBytes;
             return this;
         }
 

@@ -24,6 +24,7 @@ public final class CodecRequest {
     private final boolean local;
     private final Map<String, List<String>> headers;
     private final InputStream body;
+    private final long bodyLength;
 
     private CodecRequest(Builder builder) {
         this.method = builder.method;
@@ -38,6 +39,7 @@ public final class CodecRequest {
         this.headers = Collections.unmodifiableMap(builder.headers);
         builder.headersShared = true;
         this.body = builder.body;
+        this.bodyLength = builder.bodyLength;
     }
 
     /** This request with another body stream: the codec's counting view of it. */
@@ -50,6 +52,7 @@ public final class CodecRequest {
         this.local = request.local;
         this.headers = request.headers;
         this.body = body;
+        this.bodyLength = request.bodyLength;
     }
 
     CodecRequest withBody(InputStream body) {
@@ -128,6 +131,25 @@ public final class CodecRequest {
         return body;
     }
 
+    /**
+     * The body's length in bytes: as the server adapter gave it ({@link Builder#bodyLength}), else the declared
+     * Content-Length; -1 if neither is known.
+     */
+    public long bodyLength() {
+        if (bodyLength >= 0) {
+            return bodyLength;
+        }
+        String contentLength = header("Content-Length");
+        if (contentLength == null) {
+            return -1;
+        }
+        try {
+            return Math.max(-1, Long.parseLong(contentLength.strip()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     @Override
     public String toString() {
         return method + ' ' + path + (rawQuery.isEmpty() ? "" : "?" + rawQuery);
@@ -145,6 +167,7 @@ public final class CodecRequest {
         private TreeMap<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private boolean headersShared;
         private InputStream body = InputStream.nullInputStream();
+        private long bodyLength = -1;
 
         private Builder(String method, String path) {
             this.method = Objects.requireNonNull(method, "method");
@@ -194,6 +217,15 @@ public final class CodecRequest {
 
         public Builder body(InputStream body) {
             this.body = Objects.requireNonNull(body, "body");
+            return this;
+        }
+
+        /**
+         * The body's length, for an adapter that has the whole body before the codec runs (a chunked body has no
+         * Content-Length); -1, the default, when unknown.
+         */
+        public Builder bodyLength(long bodyLength) {
+            this.bodyLength = Math.max(-1, bodyLength);
             return this;
         }
 

@@ -36,6 +36,9 @@ public final class StoreCodec {
     private final Protocols protocols;
     private final ProtocolDispatch protocolDispatch;
     private final BodyMemoryBudget bodyMemoryBudget;
+    private final TextMemory textMemory;
+    /** The longest body answered without blocking the calling thread (see {@link #handleAsync}). */
+    private final long inlineBodyBytes;
     /** Told of every answer; {@code null} for none, and then no clock is read. */
     private final RequestObserver observer;
 
@@ -51,6 +54,8 @@ public final class StoreCodec {
                 new HttpEndpoint(store, namespace, limits),
                 new MetadataPages(namespace, endpointPath, protocols, builder.wsdl));
         this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());
+        this.textMemory = new TextMemory(limits.textMemoryBytes());
+        this.inlineBodyBytes = limits.spoolMemoryBytes() * 4L / 3;
         this.observer = builder.observer;
     }
 
@@ -65,6 +70,11 @@ public final class StoreCodec {
 
     public String endpointPath() {
         return endpointPath;
+    }
+
+    /** The text memory's bytes reserved now: 0 once every request that took some was answered. */
+    long textMemoryReserved() {
+        return textMemory.reserved();
     }
 
     public CodecLimits limits() {
@@ -154,10 +164,24 @@ public final class StoreCodec {
 
     private CompletionStage<CodecResponse> answer(CodecRequest request, Executor blockingWork) {
         CompletionStage<CodecResponse> answer;
+        // A larger body may be a large WriteString: it waits for its share of the text memory, on this thread (one
+        // that may block, see handleAsync), before its text exists.
+        long textHeap = TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes());
+        try {
+            if (textHeap > 0) {
+                textMemory.acquire(textHeap);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.completedFuture(ErrorPages.internalError());
+        }
         try {
             answer = dispatch(request, blockingWork);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
+        }
+        if (textHeap > 0) {
+            answer = answer.whenComplete((response, failure) -> textMemory.release(textHeap));
         }
         return answer.exceptionally(failure -> {
             log.error("Failed to answer {}", request, failure);

@@ -165,7 +165,7 @@ final class BodyExchange implements Runnable, Invocable {
     private void answer(Executor blockingWork) {
         CompletionStage<CodecResponse> answer;
         try {
-            answer = handler.answer(request, uri, path, body.open(), blockingWork);
+            answer = handler.answer(request, uri, path, body.open(), body.size(), blockingWork);
         } catch (Throwable e) {
             body.close();
             throw e;

@@ -190,12 +190,12 @@ public final class StoreHandler extends Handler.Abstract {
      * The codec's answer to a request whose whole body is {@code body} (see {@link StoreCodec#handleAsync}); it
      * completes with {@code null} after an unexpected failure (logged), never exceptionally.
      */
-    CompletionStage<CodecResponse> answer(Request request, HttpURI uri, String path, InputStream body,
+    CompletionStage<CodecResponse> answer(Request request, HttpURI uri, String path, InputStream body, long bodyLength,
             Executor blockingWork) {
         CompletionStage<CodecResponse> answer;
         CodecRequest codecRequest;
         try {
-            codecRequest = toCodecRequest(request, uri, path, body);
+            codecRequest = toCodecRequest(request, uri, path, body, bodyLength);
             answer = codec.handleAsync(codecRequest, blockingWork);
         } catch (RuntimeException | StackOverflowError e) {
             answer = CompletableFuture.failedFuture(e);
@@ -219,12 +219,13 @@ public final class StoreHandler extends Handler.Abstract {
         });
     }
 
-    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, InputStream body) {
+    private static CodecRequest toCodecRequest(Request request, HttpURI uri, String path, InputStream body,
+            long bodyLength) {
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(), path)
                 .rawQuery(uri.getQuery())
                 .scheme(uri.getScheme() != null ? uri.getScheme() : (request.isSecure() ? "https" : "http"))
                 .clientAddresses(Request.getRemoteAddr(request), Request.getLocalAddr(request))
-                .body(body);
+                .body(body).bodyLength(bodyLength);
         for (HttpField field : request.getHeaders()) {
             builder.header(field.getName(), field.getValue());
         }

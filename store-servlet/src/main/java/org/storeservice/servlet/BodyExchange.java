@@ -147,7 +147,7 @@ final class BodyExchange implements ReadListener, AsyncListener {
         }
         CompletableFuture<CodecResponse> answer;
         try {
-            answer = StoreServlet.answer(codec, request, body.open()).toCompletableFuture();
+            answer = StoreServlet.answer(codec, request, body.open(), body.size()).toCompletableFuture();
         } catch (RuntimeException | Error e) {
             body.close();
             throw e;

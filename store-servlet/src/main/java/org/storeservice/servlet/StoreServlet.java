@@ -181,10 +181,11 @@ public final class StoreServlet extends HttpServlet {
      * this (container) thread; it completes with {@code null} after an unexpected failure (logged), never
      * exceptionally.
      */
-    static CompletionStage<CodecResponse> answer(StoreCodec served, HttpServletRequest request, InputStream body) {
+    static CompletionStage<CodecResponse> answer(StoreCodec served, HttpServletRequest request, InputStream body,
+            long bodyLength) {
         CompletionStage<CodecResponse> answer;
         try {
-            answer = served.handleAsync(toCodecRequest(served, request, body), Runnable::run);
+            answer = served.handleAsync(toCodecRequest(served, request, body, bodyLength), Runnable::run);
         } catch (RuntimeException | StackOverflowError e) {
             answer = CompletableFuture.failedFuture(e);
         }
@@ -200,7 +201,8 @@ public final class StoreServlet extends HttpServlet {
         });
     }
 
-    private static CodecRequest toCodecRequest(StoreCodec codec, HttpServletRequest request, InputStream body) {
+    private static CodecRequest toCodecRequest(StoreCodec codec, HttpServletRequest request, InputStream body,
+            long bodyLength) {
         // The container matched the mapping; the codec sees the endpoint path it serves plus the decoded path info.
         String pathInfo = request.getPathInfo();
         CodecRequest.Builder builder = CodecRequest.builder(request.getMethod(),
@@ -208,7 +210,7 @@ public final class StoreServlet extends HttpServlet {
                 .rawQuery(request.getQueryString())
                 .scheme(request.getScheme())
                 .clientAddresses(request.getRemoteAddr(), request.getLocalAddr())
-                .body(body);
+                .body(body).bodyLength(bodyLength);
         for (String name : Collections.list(request.getHeaderNames())) {
             for (String value : Collections.list(request.getHeaders(name))) {
                 builder.header(name, value);

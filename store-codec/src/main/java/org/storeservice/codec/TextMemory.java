@@ -1,0 +1,71 @@
+package org.storeservice.codec;
+
+import java.util.Locale;
+
+/**
+ * The heap that text values decoded from large bodies may hold together ({@link CodecLimits#textMemoryBytes()}).
+ * Unlike WriteBytes content, which streams to the store, a WriteString value is a {@code String} from its decoding
+ * until the store has answered it, and a body of n bytes decodes to at most n chars, built up in memory. So a request
+ * whose body is too large to be answered on a thread that must not block, and that may be a WriteString, waits here
+ * before it is decoded until {@link #HEAP_PER_BODY_BYTE} bytes per body byte fit, and gives them back once answered:
+ * however many clients send large WriteStrings at once (or while the database is away), their values hold at most
+ * this much heap. A request wanting more than the whole goes alone. Thread-safe.
+ */
+final class TextMemory {
+    /**
+     * Heap per body byte while a text is decoded and stored, at worst: a UTF-16 string (2 bytes a char) and the
+     * decoder's buffer, as large again while it grows.
+     */
+    static final int HEAP_PER_BODY_BYTE = 4;
+
+    private final long capacity;
+    /** Guarded by this. */
+    private long reserved;
+
+    TextMemory(long capacity) {
+        this.capacity = capacity;
+    }
+
+    /**
+     * The heap {@code request} must reserve before it is decoded: 0 for a body small enough to be answered where it
+     * completed ({@code inlineBodyBytes}), for a request that says it is a WriteBytes (its SOAPAction, its SOAP 1.2
+     * action, its HTTP POST path), and for a body-less method.
+     */
+    static long heapFor(CodecRequest request, long inlineBodyBytes, long maxRequestBytes) {
+        if (!request.method().equals("POST")) {
+            return 0;
+        }
+        long length = request.bodyLength();
+        if (length >= 0 && length <= inlineBodyBytes) {
+            return 0;
+        }
+        if (namesWriteBytes(request.header("SOAPAction")) || namesWriteBytes(request.header("Content-Type"))
+                || request.path().toLowerCase(Locale.ROOT).endsWith("/writebytes")) {
+            return 0;
+        }
+        long bounded = length < 0 || length > maxRequestBytes ? maxRequestBytes : length;
+        return HEAP_PER_BODY_BYTE * bounded;
+    }
+
+    private static boolean namesWriteBytes(String header) {
+        return header != null && header.contains("WriteBytes");
+    }
+
+    /** Waits until {@code bytes} fit (or nothing else is reserved), and reserves them. */
+    synchronized void acquire(long bytes) throws InterruptedException {
+        while (reserved > 0 && reserved + bytes > capacity) {
+            wait();
+        }
+        reserved += bytes;
+    }
+
+    synchronized void release(long bytes) {
+        reserved -= bytes;
+        notifyAll();
+    }
+
+    /** The bytes reserved now: 0 once every gated request was answered. */
+    synchronized long reserved() {
+        return reserved;
+    }
+}
