@@ -36,7 +36,9 @@ import org.storeservice.api.storage.StoredEntry;
  * </pre>
  *
  * {@code send} prints the count of answers by status and body and exits 1 if any was not {@code 200 Success};
- * {@code verify} exits 1 if any acknowledged value is missing or differs. Load goes to the given URL only.
+ * {@code verify} exits 1 if any acknowledged value is missing or differs. Load goes to the given URL only. A last
+ * argument {@code text} to both sends and checks SOAP 1.1 WriteString of N chars instead (the text derived from the
+ * key likewise).
  */
 public final class ConcurrentUploadCheck {
     private ConcurrentUploadCheck() {
@@ -45,14 +47,24 @@ public final class ConcurrentUploadCheck {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "send" -> System.exit(send(URI.create(args[1]), Integer.parseInt(args[2]),
-                    Integer.parseInt(args[3]), Duration.ofSeconds(Long.parseLong(args[4])), args[5]));
-            case "verify" -> System.exit(verify(args[1], Integer.parseInt(args[2]), args[3]));
+                    Integer.parseInt(args[3]), Duration.ofSeconds(Long.parseLong(args[4])), args[5], isText(args, 6)));
+            case "verify" -> System.exit(verify(args[1], Integer.parseInt(args[2]), args[3], isText(args, 4)));
             default -> throw new IllegalArgumentException("send or verify, not " + args[0]);
         }
     }
 
-    private static int send(URI endpoint, int clients, int contentBytes, Duration duration, String ackedFile)
-            throws Exception {
+    private static boolean isText(String[] args, int at) {
+        if (args.length <= at) {
+            return false;
+        }
+        if (!args[at].equals("text")) {
+            throw new IllegalArgumentException("text or nothing, not " + args[at]);
+        }
+        return true;
+    }
+
+    private static int send(URI endpoint, int clients, int contentBytes, Duration duration, String ackedFile,
+            boolean text) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).build();
         long deadline = System.nanoTime() + duration.toNanos();
@@ -66,7 +78,7 @@ public final class ConcurrentUploadCheck {
                     String key = "upload/" + next.getAndIncrement();
                     String outcome;
                     try {
-                        HttpResponse<String> answer = http.send(request(endpoint, key, contentBytes),
+                        HttpResponse<String> answer = http.send(request(endpoint, key, contentBytes, text),
                                 HttpResponse.BodyHandlers.ofString());
                         boolean success = answer.statusCode() == 200 && answer.body().contains(">Success<");
                         outcome = answer.statusCode() + (success ? " Success" : " " + abbreviate(answer.body()));
@@ -91,14 +103,18 @@ public final class ConcurrentUploadCheck {
         return outcomes.keySet().stream().allMatch(o -> o.equals("200 Success")) ? 0 : 1;
     }
 
-    private static int verify(String storageUri, int contentBytes, String ackedFile) throws IOException {
+    private static int verify(String storageUri, int contentBytes, String ackedFile, boolean text)
+            throws IOException {
         int checked = 0;
         int wrong = 0;
         try (Storage storage = Storages.open(storageUri)) {
             for (String key : java.nio.file.Files.readAllLines(java.nio.file.Path.of(ackedFile))) {
                 Optional<StoredEntry> entry = storage.get(key);
                 checked++;
-                if (entry.isEmpty() || !Arrays.equals(entry.get().bytes(), content(key, contentBytes))) {
+                boolean exact = entry.isPresent() && (text
+                        ? text(key, contentBytes).equals(entry.get().text())
+                        : Arrays.equals(entry.get().bytes(), content(key, contentBytes)));
+                if (!exact) {
                     wrong++;
                     System.out.println("missing or different: " + key);
                 }
@@ -108,15 +124,18 @@ public final class ConcurrentUploadCheck {
         return wrong == 0 ? 0 : 1;
     }
 
-    private static HttpRequest request(URI endpoint, String key, int contentBytes) {
+    private static HttpRequest request(URI endpoint, String key, int contentBytes, boolean text) {
+        String operation = text ? "WriteString" : "WriteBytes";
+        String argument = text
+                ? "<value>" + text(key, contentBytes) + "</value>"
+                : "<content>" + Base64.getEncoder().encodeToString(content(key, contentBytes)) + "</content>";
         String body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
                 + "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body>"
-                + "<WriteBytes xmlns=\"http://tempuri.org/\"><key>" + key + "</key><content>"
-                + Base64.getEncoder().encodeToString(content(key, contentBytes))
-                + "</content></WriteBytes></soap:Body></soap:Envelope>";
+                + "<" + operation + " xmlns=\"http://tempuri.org/\"><key>" + key + "</key>" + argument
+                + "</" + operation + "></soap:Body></soap:Envelope>";
         return HttpRequest.newBuilder(endpoint).timeout(Duration.ofMinutes(5))
                 .header("Content-Type", "text/xml; charset=utf-8")
-                .header("SOAPAction", "\"http://tempuri.org/WriteBytes\"")
+                .header("SOAPAction", "\"http://tempuri.org/" + operation + "\"")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.US_ASCII)).build();
     }
 
@@ -125,6 +144,11 @@ public final class ConcurrentUploadCheck {
         byte[] content = new byte[contentBytes];
         new Random(key.hashCode()).nextBytes(content);
         return content;
+    }
+
+    /** The text sent under {@code key} in text mode: {@code chars} base64 chars of its content. */
+    static String text(String key, int chars) {
+        return Base64.getEncoder().encodeToString(content(key, chars)).substring(0, chars);
     }
 
     private static String abbreviate(String body) {
