@@ -2,8 +2,12 @@ package org.storeservice.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +65,37 @@ final class PooledConnections implements ReadConnections {
 
     @Override
     public Connection acquire() throws SQLException {
-        return pool.getConnection();
+        return borrowOrOpen(pool);
+    }
+
+    /**
+     * A connection from {@code pool}, but while the pool holds none at all (each was lost in an outage), a new one of
+     * the same settings, for the caller to close. HikariCP opens connections again only after a back-off that doubles
+     * up to 5 s while the database is away, so after an outage of a few seconds writes waiting on the pool committed
+     * about 2 s after the database accepted connections again (BENCHMARKS.md, eighteenth round); these go as soon as
+     * it does. Only the writer's lanes, the readiness probe and reads ask, so few are open at once, and only until
+     * the pool has a connection again.
+     */
+    static Connection borrowOrOpen(HikariDataSource pool) throws SQLException {
+        HikariPoolMXBean state = pool.getHikariPoolMXBean();
+        if (state == null || state.getTotalConnections() > 0) {
+            return pool.getConnection();
+        }
+        Properties properties = new Properties();
+        properties.putAll(pool.getDataSourceProperties());
+        Connection connection = DriverManager.getConnection(pool.getJdbcUrl(), properties);
+        try {
+            String initSql = pool.getConnectionInitSql();
+            if (initSql != null) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute(initSql);
+                }
+            }
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 
     @Override

@@ -59,8 +59,11 @@ import org.storeservice.jdbc.WriteQueue.Pending;
  */
 final class PostgresWriter implements WritePath {
     static final Duration FIRST_PAUSE = Duration.ofMillis(50);
-    /** The longest pause between two tries; a lane also wakes at once when any commit succeeds. */
-    static final Duration MAX_PAUSE = Duration.ofMillis(400);
+    /**
+     * The longest pause between two tries, and so how long after the database is back a write may wait to commit; a
+     * lane also wakes at once when any commit succeeds.
+     */
+    static final Duration MAX_PAUSE = Duration.ofMillis(200);
     /** How often the commit rows past {@link #commitRowsKept} are deleted. */
     static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
     private static final String STOPPED = "The PostgreSQL writers have stopped; nothing stored";
@@ -165,12 +168,17 @@ final class PostgresWriter implements WritePath {
      */
     @Override
     public void checkWritable() throws IOException {
-        try (Connection connection = pool.getConnection()) {
+        try (Connection connection = writeConnection()) {
             statements.commitProbe(connection);
         } catch (SQLException e) {
             throw new StorageException("PostgreSQL cannot commit a write now: " + PooledConnections.withCause(e), e);
         }
         succeeded();
+    }
+
+    /** The pool's connection, or one of its own while the pool has none: see {@link PooledConnections#borrowOrOpen}. */
+    private Connection writeConnection() throws SQLException {
+        return PooledConnections.borrowOrOpen(pool);
     }
 
     /** {@link System#nanoTime()} the outage is dated from, or {@link Long#MIN_VALUE} while writes commit; for tests. */
@@ -260,7 +268,7 @@ final class PostgresWriter implements WritePath {
         long commitsBefore = commits.get();
         long began = System.nanoTime();
         List<Boolean> results;
-        try (Connection connection = pool.getConnection()) {
+        try (Connection connection = writeConnection()) {
             results = statements.commit(connection, requestsOf(open), id);
         } catch (PostgresBatch.InDoubtException e) {
             attemptFailed(e, commitsBefore, began);
@@ -282,7 +290,7 @@ final class PostgresWriter implements WritePath {
         long commitsBefore = commits.get();
         long began = System.nanoTime();
         PostgresBatch.Outcome outcome;
-        try (Connection connection = pool.getConnection()) {
+        try (Connection connection = writeConnection()) {
             outcome = statements.outcome(connection, id, requestsOf(open));
         } catch (SQLException e) {
             attemptFailed(e, commitsBefore, began);

@@ -176,9 +176,8 @@ class PostgresOutageTest {
     }
 
     /**
-     * HikariCP retries opening connections with a back-off that doubles up to 5 s, so the first writes
-     * after the database returns may still fail for that long (with this test's 1 s pool time-out);
-     * the bound of {@value #RECOVERY_ATTEMPTS} attempts is well past it, and then every write succeeds.
+     * Writes succeed again within {@value #RECOVERY_ATTEMPTS} attempts (a hung connection may still be the pool's
+     * until its socket time-out), and then every write does.
      */
     private void assertRecovered() throws Exception {
         assertTimeoutPreemptively(HANG_GUARD, () -> {
