@@ -25,7 +25,7 @@ wrk -t2 -c8 -d600s --timeout 30s -s "$load/ws11.lua" http://127.0.0.1:18300/API/
 wrk_pid=$!
 sleep 5
 for _ in $(seq "$rounds"); do
-  for s in 1 2; do bash "$root/deploy/ha/restart-server.sh" "$s"; done
+  for h in store1 store2; do bash "$root/deploy/ha/restart-server.sh" "$h"; done
 done
 sleep 5
 kill -INT "$wrk_pid"; wait "$wrk_pid" || true; wrk_pid=""

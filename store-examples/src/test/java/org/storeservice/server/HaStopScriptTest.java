@@ -21,14 +21,15 @@ class HaStopScriptTest {
 
     @Test
     void aPidFileNamingAnotherProcessLeavesItRunningAndTheDataStaysWithoutPurge(@TempDir Path parent) throws Exception {
-        Path work = Files.createDirectories(parent.resolve("store-ha"));
+        Path work = parent.resolve("store-ha");
+        render(work);
         Path data = Files.createDirectories(work.resolve("node1").resolve("data"));
         Files.writeString(data.resolve("PG_VERSION"), "15\n");
         Process unrelated = new ProcessBuilder("sleep", "60").start();
         try {
             String pid = unrelated.pid() + "\n";
-            for (String file : new String[] {"etcd.pid", "haproxy.pid", "store1.pid", "node1/patroni.pid",
-                    "node1/data/postmaster.pid"}) {
+            for (String file : new String[] {"node1/etcd.pid", "lb/haproxy.pid", "store1/store.pid",
+                    "node1/patroni.pid", "node1/data/postmaster.pid"}) {
                 Files.writeString(work.resolve(file), pid);
             }
             assertEquals(0, stop(work));
@@ -41,6 +42,16 @@ class HaStopScriptTest {
         } finally {
             unrelated.destroyForcibly();
         }
+    }
+
+    /** The one-machine deployment's files, as start.sh renders them before it starts anything. */
+    private static void render(Path work) throws Exception {
+        Process render = new ProcessBuilder("bash", Path.of("..", "deploy", "ha", "render.sh").toString(),
+                Path.of("..", "deploy", "ha", "inventory.loopback").toString(), work.toString())
+                .redirectErrorStream(true).start();
+        String printed = new String(render.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(render.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, render.exitValue(), printed);
     }
 
     private static int stop(Path work, String... arguments) throws Exception {

@@ -117,7 +117,7 @@ class HighAvailabilityIT {
 
     @Test
     void failoversUnderLoadLoseNoAcknowledgedWriteAndCostAtMostOneErrorPerServer() throws Exception {
-        long[] servers = {pid("store1.pid"), pid("store2.pid")};
+        long[] servers = {pid("store1/store.pid"), pid("store2/store.pid")};
         List<Write> writes = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean writing = new AtomicBoolean(true);
         CountDownLatch writersDone = new CountDownLatch(WRITERS);
@@ -151,6 +151,8 @@ class HighAvailabilityIT {
         eventTimes.add(System.nanoTime());
         HttpResponse<String> switchover = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:844" + leader.substring(4) + "/switchover"))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(("patroni:" + Files.readString(
+                        directory.resolve("secrets").resolve("patroni-rest.password")).strip()).getBytes(UTF_8)))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"leader\": \"" + leader + "\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, switchover.statusCode(), switchover.body());
@@ -318,7 +320,7 @@ class HighAvailabilityIT {
      * nothing else, and no stack trace.
      */
     private static void assertQuietLogs(int failovers, long errorAnswers) throws IOException {
-        for (String server : List.of("store1.log", "store2.log")) {
+        for (String server : List.of("store1/store.log", "store2/store.log")) {
             List<String> lines = Files.readAllLines(directory.resolve(server));
             List<String> loud = lines.stream().filter(line -> line.contains(" WARN ") || line.contains(" ERROR ")).toList();
             loud.forEach(line -> System.out.println("  " + server + ": " + line));

@@ -185,13 +185,21 @@ class RollingRestartIT {
         Thread.sleep(2_500); // the balancer's next check (inter 1 s, rise 1) has passed: it sends here again
     }
 
-    private static String haproxyConfig(int frontPort, List<Server> servers) throws IOException {
-        String template = Files.readString(Path.of("..", "deploy", "ha", "haproxy.cfg.template"), UTF_8);
-        return template.replace("@HAPROXY_PORT@", String.valueOf(frontPort))
-                .replace("@SERVER1_PORT@", String.valueOf(servers.get(0).port()))
-                .replace("@SERVER1_MANAGEMENT_PORT@", String.valueOf(servers.get(0).managementPort()))
-                .replace("@SERVER2_PORT@", String.valueOf(servers.get(1).port()))
-                .replace("@SERVER2_MANAGEMENT_PORT@", String.valueOf(servers.get(1).managementPort()));
+    /** HAProxy's configuration as deploy/ha/render.sh renders it for an inventory of these servers behind one balancer. */
+    private String haproxyConfig(int frontPort, List<Server> servers) throws IOException, InterruptedException {
+        StringBuilder inventory = new StringBuilder("network 127.0.0.1/32\n");
+        for (Server server : servers) {
+            inventory.append("host ").append(server.log().getFileName().toString().replace(".log", "")).append(" 127.0.0.1 store store=").append(server.port())
+                    .append(" management=").append(server.managementPort()).append('\n');
+        }
+        inventory.append("host lb 127.0.0.1 haproxy haproxy=").append(frontPort).append('\n');
+        Path rendered = directory.resolve("rendered");
+        Path file = Files.writeString(directory.resolve("inventory"), inventory);
+        Process render = new ProcessBuilder("bash", Path.of("..", "deploy", "ha", "render.sh").toString(),
+                file.toString(), rendered.toString()).redirectErrorStream(true).start();
+        String printed = new String(render.getInputStream().readAllBytes(), UTF_8);
+        assertTrue(render.waitFor(60, TimeUnit.SECONDS) && render.exitValue() == 0, "render.sh failed: " + printed);
+        return Files.readString(rendered.resolve("lb").resolve("haproxy.cfg"), UTF_8);
     }
 
     private static int freePort() throws IOException {

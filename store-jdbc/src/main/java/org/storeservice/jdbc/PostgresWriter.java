@@ -88,6 +88,7 @@ final class PostgresWriter implements WritePath {
     /** Counts every successful commit (the probe's too), and wakes the tries waiting to go again. */
     private final Object successes = new Object();
     private long successCount; // guarded by successes
+    private long lastSuccessAt = System.nanoTime(); // guarded by successes
 
     PostgresWriter(HikariDataSource pool, PostgresBatch statements, int lanes, Duration failoverTimeout) {
         this.pool = pool;
@@ -271,13 +272,13 @@ final class PostgresWriter implements WritePath {
         try (Connection connection = writeConnection()) {
             results = statements.commit(connection, requestsOf(open), id);
         } catch (PostgresBatch.InDoubtException e) {
-            attemptFailed(e, commitsBefore, began);
+            attemptFailed(e, commitsBefore, waitingSince(open, began));
             return Attempt.of(Result.IN_DOUBT, e);
         } catch (SQLException e) {
             if (!PostgresFailures.transientFailure(e)) {
                 return Attempt.of(Result.REFUSED, e);
             }
-            attemptFailed(e, commitsBefore, began);
+            attemptFailed(e, commitsBefore, waitingSince(open, began));
             return Attempt.of(Result.NOT_NOW, e);
         }
         commits.incrementAndGet();
@@ -293,7 +294,7 @@ final class PostgresWriter implements WritePath {
         try (Connection connection = writeConnection()) {
             outcome = statements.outcome(connection, id, requestsOf(open));
         } catch (SQLException e) {
-            attemptFailed(e, commitsBefore, began);
+            attemptFailed(e, commitsBefore, waitingSince(open, began));
             return Attempt.of(Result.IN_DOUBT, e);
         }
         committed(began); // the database answered a write: it commits again
@@ -346,9 +347,26 @@ final class PostgresWriter implements WritePath {
         }
     }
 
+    /**
+     * Since when the writes of a failed attempt begun at {@code began} have waited, as their clients saw it: since the
+     * oldest of them was queued, but not before the last commit that succeeded (until then writes committed).
+     */
+    private long waitingSince(List<Pending> open, long began) {
+        long since = began;
+        for (Pending pending : open) {
+            if (pending.queuedAt() - since < 0) {
+                since = pending.queuedAt();
+            }
+        }
+        synchronized (successes) {
+            return lastSuccessAt - since > 0 ? Math.min(lastSuccessAt, began) : since;
+        }
+    }
+
     /** A commit succeeded (a batch, an outcome asked, the probe): the tries waiting to go again go now. */
     private void succeeded() {
         synchronized (successes) {
+            lastSuccessAt = System.nanoTime();
             successCount++;
             successes.notifyAll();
         }
@@ -374,12 +392,13 @@ final class PostgresWriter implements WritePath {
     }
 
     /**
-     * A write attempt begun at {@code attemptBegan} failed for the database's state. It starts an outage (one WARN
+     * A write attempt whose writes have waited since {@code attemptBegan} (see {@link #waitingSince}) failed for the
+     * database's state. It starts an outage (one WARN
      * line) unless another commit succeeded since the attempt began (a lane that waited out the outage for a pooled
      * connection fails only after another lane has already committed again, and its failure belongs to the outage that
      * has just ended) or it is a statement time-out (one slow statement, not a database that cannot commit). The outage
-     * is dated from when the attempt began, not from when its failure was noticed: a host that vanished is noticed only
-     * when the socket time-out runs out, and the writes waited from the start.
+     * is dated from then, not from when its failure was noticed: a host that vanished is noticed only when the socket
+     * time-out runs out, and the writes waited from the start.
      */
     void attemptFailed(SQLException failure, long commitsWhenAttemptBegan, long attemptBegan) {
         log.debug("A PostgreSQL write attempt failed", failure);
