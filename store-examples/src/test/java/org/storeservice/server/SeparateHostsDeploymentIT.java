@@ -153,8 +153,13 @@ class SeparateHostsDeploymentIT {
         times.add(System.nanoTime());
         wallTimes.add(System.currentTimeMillis());
         run(Duration.ofSeconds(30), List.of("ip", "netns", "exec", namespace(primary), "ip", "link", "set", "eth0", "down"));
-        awaitSuccessAfter(times.get(1), writes);
-        Thread.sleep(2_000);
+        // The link stays down until another node is primary and a write begun after that has committed: the servers
+        // then waited out the whole failover (the socket time-out, the old primary's lock, the promotion).
+        String isolated = primary;
+        String promoted = awaitPrimaryOtherThan(isolated);
+        long promotedAt = System.nanoTime();
+        System.out.println(promoted + " is primary; " + isolated + " is cut off");
+        awaitSuccessAfter(promotedAt, writes);
         run(Duration.ofSeconds(30), List.of("ip", "netns", "exec", namespace(primary), "ip", "link", "set", "eth0", "up"));
         awaitHealthyCluster();
         Thread.sleep(2_000);
@@ -163,6 +168,11 @@ class SeparateHostsDeploymentIT {
             thread.join(TimeUnit.MINUTES.toMillis(2));
         }
 
+        for (String host : List.of("store1", "store2")) {
+            Files.readAllLines(hosts().resolve(host).resolve("store.log")).stream()
+                    .filter(line -> line.contains(" WARN ") || line.contains(" ERROR "))
+                    .forEach(line -> System.out.println("  " + host + ": " + line));
+        }
         List<Write> all = List.copyOf(writes);
         long successes = all.stream().filter(Write::success).count();
         System.out.printf("Separate hosts: %d writes, %d Success%n", all.size(), successes);
@@ -328,6 +338,29 @@ class SeparateHostsDeploymentIT {
             }
         }
         return "";
+    }
+
+    /** Waits until a node other than {@code isolated} answers as primary, and names it. */
+    private static String awaitPrimaryOtherThan(String isolated) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            for (String db : DATABASES) {
+                if (db.equals(isolated)) {
+                    continue;
+                }
+                try {
+                    if (HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + address(db)
+                            + ":8008/primary")).timeout(Duration.ofSeconds(2)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        return db;
+                    }
+                } catch (IOException e) {
+                    // not answering: not the primary
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no other node was promoted within 2 minutes: " + cluster());
     }
 
     private static String primary() throws Exception {
