@@ -402,11 +402,18 @@ final class PostgresWriter implements WritePath {
      */
     void attemptFailed(SQLException failure, long commitsWhenAttemptBegan, long attemptBegan) {
         log.debug("A PostgreSQL write attempt failed", failure);
-        if (PostgresFailures.outage(failure) && commits.get() == commitsWhenAttemptBegan
-                && failingSince.compareAndSet(COMMITTING, attemptBegan)) {
+        if (!PostgresFailures.outage(failure) || commits.get() != commitsWhenAttemptBegan) {
+            return;
+        }
+        if (failingSince.compareAndSet(COMMITTING, attemptBegan)) {
             errorsWhileFailing.set(0);
             log.warn("PostgreSQL writes are not committing ({}); each write waits up to {} ms for the database",
                     PostgresFailures.oneLine(failure), TimeUnit.NANOSECONDS.toMillis(failoverNanos));
+        } else {
+            // Another lane noticed the outage first, with writes that had waited less (its attempt began after the
+            // database died, and failed at once; this one was in flight): the outage began with the older writes.
+            failingSince.accumulateAndGet(attemptBegan,
+                    (since, began) -> since != COMMITTING && began - since < 0 ? began : since);
         }
     }
 

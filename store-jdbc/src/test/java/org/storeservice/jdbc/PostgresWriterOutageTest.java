@@ -86,6 +86,26 @@ class PostgresWriterOutageTest {
         });
     }
 
+    /**
+     * A lane whose attempt began after the database died fails at once and starts the outage; the lane that was in
+     * flight notices later, with writes that had waited longer: the outage is dated from those.
+     */
+    @Test
+    void anOutageNoticedFirstByNewerWritesIsDatedFromTheOlderOnes() throws Exception {
+        withWriter("writer_outage_older", writer -> {
+            long inFlightBegan = System.nanoTime() - java.util.concurrent.TimeUnit.SECONDS.toNanos(6);
+            long newerBegan = System.nanoTime() - java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+            long commits = writer.commits();
+            writer.attemptFailed(new java.sql.SQLException("Connection refused", "08001"), commits, newerBegan);
+            org.junit.jupiter.api.Assertions.assertEquals(newerBegan, writer.outageSince());
+            writer.attemptFailed(new java.sql.SQLException("An I/O error occurred while sending to the backend.",
+                    "08006"), commits, inFlightBegan);
+            org.junit.jupiter.api.Assertions.assertEquals(inFlightBegan, writer.outageSince());
+            assertTrue(writer.write(text("a")));
+            assertTrue(writer.committing());
+        });
+    }
+
     private interface WriterTest {
         void run(PostgresWriter writer) throws Exception;
     }
