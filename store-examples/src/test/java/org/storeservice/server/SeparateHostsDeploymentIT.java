@@ -342,30 +342,18 @@ class SeparateHostsDeploymentIT {
 
     /** Waits until a node other than {@code isolated} answers as primary, and names it. */
     private static String awaitPrimaryOtherThan(String isolated) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (System.nanoTime() < deadline) {
-            for (String db : DATABASES) {
-                if (db.equals(isolated)) {
-                    continue;
-                }
-                try {
-                    if (HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + address(db)
-                            + ":8008/primary")).timeout(Duration.ofSeconds(2)).build(),
-                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                        return db;
-                    }
-                } catch (IOException e) {
-                    // not answering: not the primary
-                }
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no other node was promoted within 2 minutes: " + cluster());
+        return awaitPrimary(DATABASES.stream().filter(db -> !db.equals(isolated)).toList());
     }
 
     private static String primary() throws Exception {
-        for (int attempt = 0; attempt < 300; attempt++) {
-            for (String db : DATABASES) {
+        return awaitPrimary(DATABASES);
+    }
+
+    /** The first of {@code candidates} whose Patroni answers 200 on /primary, asked until one does (2 minutes at most). */
+    private static String awaitPrimary(List<String> candidates) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            for (String db : candidates) {
                 try {
                     if (HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + address(db)
                             + ":8008/primary")).timeout(Duration.ofSeconds(2)).build(),
@@ -378,7 +366,7 @@ class SeparateHostsDeploymentIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no primary");
+        throw new AssertionError("none of " + candidates + " became primary within 2 minutes: " + cluster());
     }
 
     /** The bridge (the test's own address, .1) and one namespace per host, each with one veth end and one address. */
