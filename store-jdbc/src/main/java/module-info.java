@@ -8,6 +8,7 @@ module org.storeservice.jdbc {
     requires org.xerial.sqlitejdbc;
     requires com.zaxxer.hikari;
     requires org.postgresql.jdbc;
+    // The API only: org.storeservice.jdbc.internal, .sqlite and .postgres are this module's own.
     exports org.storeservice.jdbc;
     provides org.storeservice.api.storage.StorageProvider
             with org.storeservice.jdbc.SqliteStorageProvider, org.storeservice.jdbc.PostgresStorageProvider;

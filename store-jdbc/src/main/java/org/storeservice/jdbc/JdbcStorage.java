@@ -1,12 +1,10 @@
 package org.storeservice.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,6 +24,19 @@ import org.storeservice.api.storage.EntryVisitor;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.StorageException;
 import org.storeservice.api.storage.StoredEntry;
+import org.storeservice.jdbc.internal.Dialect;
+import org.storeservice.jdbc.internal.Engine;
+import org.storeservice.jdbc.internal.KeyOrder;
+import org.storeservice.jdbc.internal.ReadConnections;
+import org.storeservice.jdbc.internal.Rows;
+import org.storeservice.jdbc.internal.SpoolMemory;
+import org.storeservice.jdbc.internal.SpooledContent;
+import org.storeservice.jdbc.internal.Sql;
+import org.storeservice.jdbc.internal.TextValues;
+import org.storeservice.jdbc.internal.WritePath;
+import org.storeservice.jdbc.internal.WriteRequest;
+import org.storeservice.jdbc.postgres.PostgresEngine;
+import org.storeservice.jdbc.sqlite.SqliteEngine;
 
 /**
  * A {@link Storage} in one SQL table, on SQLite ({@link #sqlite}) or PostgreSQL ({@link #postgres}).
@@ -58,19 +69,21 @@ public final class JdbcStorage implements Storage {
     private final SpoolMemory spoolMemory;
     private final Clock clock;
     private final String description;
+
+    private final Optional<Engine.Backup> backup;
     private volatile boolean closed;
 
-    private JdbcStorage(Dialect dialect, Sql sql, WritePath writes, ReadConnections reads, long maxValueBytes,
-            Path spoolDirectory, long spoolMemoryBytes, String description) {
-        this.spoolMemory = new SpoolMemory(spoolMemoryBytes);
-        this.dialect = dialect;
-        this.sql = sql;
-        this.writes = writes;
-        this.reads = reads;
-        this.maxValueBytes = maxValueBytes;
-        this.spoolDirectory = spoolDirectory;
+    private JdbcStorage(Engine engine) {
+        this.spoolMemory = new SpoolMemory(engine.spoolMemoryBytes());
+        this.dialect = engine.dialect();
+        this.sql = engine.sql();
+        this.writes = engine.writes();
+        this.reads = engine.reads();
+        this.maxValueBytes = engine.maxValueBytes();
+        this.spoolDirectory = engine.spoolDirectory();
+        this.backup = engine.backup();
         this.clock = Clock.systemUTC();
-        this.description = description;
+        this.description = engine.description();
     }
 
     /**
@@ -78,28 +91,7 @@ public final class JdbcStorage implements Storage {
      * group-committing writer and separate read connections.
      */
     public static JdbcStorage sqlite(SqliteStorageConfig config) throws IOException {
-        Path path = config.path().toAbsolutePath();
-        if (path.getParent() != null) {
-            Files.createDirectories(path.getParent());
-        }
-        TableName table = TableName.parse(config.table());
-        Dialect dialect = new SqliteDialect();
-        Sql sql = new Sql(table);
-        Connection writer = null;
-        try {
-            writer = SqliteWriterConnection.open(config);
-            SchemaVersion.ensure(writer, dialect, table);
-            GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
-                    (statement, request) -> Rows.write(statement, request, dialect));
-            ReadConnections readers = new SqliteReaders(SqliteWriterConnection.url(config), config.busyTimeoutMillis(), 4);
-            return new JdbcStorage(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
-                    SpoolMemory.defaultBytes(),
-                    "sqlite:" + path + " (table " + table + ", synchronous=" + config.synchronous() + ")");
-        } catch (SQLException | StorageException e) {
-            closeQuietly(writer, e);
-            throw e instanceof StorageException se ? se
-                    : new StorageException("Could not open SQLite database " + path + ": " + e.getMessage(), e);
-        }
+        return new JdbcStorage(SqliteEngine.open(config));
     }
 
     /**
@@ -109,32 +101,12 @@ public final class JdbcStorage implements Storage {
      *     message (a wrong password, a refused connection), at once rather than after the pool's time-out
      */
     public static JdbcStorage postgres(PostgresStorageConfig config) throws IOException {
-        return postgres(config, SpoolMemory.defaultBytes());
+        return new JdbcStorage(PostgresEngine.open(config, SpoolMemory.defaultBytes()));
     }
 
-    /** The same, with {@code spoolMemoryBytes} of spool memory; for tests that fill it. */
-    static JdbcStorage postgres(PostgresStorageConfig config, long spoolMemoryBytes) throws IOException {
-        TableName table = TableName.parse(config.table());
-        Dialect dialect = new PostgresDialect();
-        Sql sql = new Sql(table);
-        // One plain connection first: the pool would retry until its time-out and then report only that it timed out.
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
-            SchemaVersion.ensure(connection, dialect, table);
-        } catch (SQLException e) {
-            throw new StorageException("Could not connect to PostgreSQL at " + config.jdbcUrlWithoutParameters()
-                    + ": " + PooledConnections.withCause(e), e);
-        }
-        HikariDataSource pool;
-        try {
-            pool = new HikariDataSource(PooledConnections.hikariConfig(config));
-        } catch (RuntimeException e) {
-            throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
-        }
-        PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, sql, dialect),
-                PooledConnections.writerLanes(config), config.failoverTimeout());
-        return new JdbcStorage(dialect, sql, writer, new PooledConnections(pool), PostgresStorageConfig.MAX_VALUE_BYTES,
-                config.spoolDirectory(), spoolMemoryBytes,
-                config.jdbcUrlWithoutParameters() + " (table " + table + ")");
+    /** A storage over {@code engine}'s parts; for the engines' tests, which open it with settings of their own. */
+    static JdbcStorage of(Engine engine) {
+        return new JdbcStorage(engine);
     }
 
     @Override
@@ -314,7 +286,7 @@ public final class JdbcStorage implements Storage {
      */
     public void backupTo(Path target) throws IOException {
         ensureOpen();
-        if (!(reads instanceof SqliteReaders sqlite)) {
+        if (backup.isEmpty()) {
             throw new StorageException("backup copies SQLite storage only; for PostgreSQL use pg_dump (a logical copy)"
                     + " or pg_basebackup with WAL archiving (point-in-time recovery)");
         }
@@ -322,10 +294,8 @@ public final class JdbcStorage implements Storage {
         if (Files.exists(absolute)) {
             throw new StorageException("Will not overwrite " + absolute + ": name a file that does not exist");
         }
-        try (Connection connection = sqlite.openForCopy();
-                PreparedStatement statement = connection.prepareStatement("VACUUM INTO ?")) {
-            statement.setString(1, absolute.toString());
-            statement.execute();
+        try {
+            backup.get().copyTo(absolute);
         } catch (SQLException e) {
             Files.deleteIfExists(absolute);
             throw new StorageException("Backup of " + description + " to " + absolute + " failed: " + e.getMessage(), e);
@@ -412,7 +382,7 @@ public final class JdbcStorage implements Storage {
         try {
             return reads.acquire();
         } catch (SQLException e) {
-            throw new StorageException("No connection to " + dialect.name() + ": " + PooledConnections.withCause(e), e);
+            throw new StorageException("No connection to " + dialect.name() + ": " + reads.describe(e), e);
         }
     }
 
@@ -441,16 +411,6 @@ public final class JdbcStorage implements Storage {
         closed = true;
         writes.close();
         reads.close();
-    }
-
-    private static void closeQuietly(Connection connection, Exception cause) {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                cause.addSuppressed(e);
-            }
-        }
     }
 
     @Override

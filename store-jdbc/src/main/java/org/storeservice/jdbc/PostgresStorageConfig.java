@@ -10,6 +10,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
+import org.storeservice.jdbc.internal.TableName;
+import org.storeservice.jdbc.internal.UriQuery;
 
 /**
  * How to open a PostgreSQL storage. Immutable; build one with {@link #builder(String)} or parse a URI
@@ -63,14 +65,12 @@ public final class PostgresStorageConfig {
      * in a few seconds; a switchover takes one or two. A legacy .NET client waits 100 s for its answer by default.
      */
     public static final Duration DEFAULT_FAILOVER_TIMEOUT = Duration.ofSeconds(30);
-    /** Most lanes committing batches at once; more only add PostgreSQL backends competing for the same CPU. */
-    static final int MAX_WRITER_LANES = 2;
     /** PostgreSQL's largest field (1 GB - 1): longer content could never be stored, so reading stops there. */
-    static final long MAX_VALUE_BYTES = (1L << 30) - 1;
+    public static final long MAX_VALUE_BYTES = (1L << 30) - 1;
 
     /**
      * pgjdbc properties (times in seconds) applied unless the URL gives its own. A batch of writes needs no
-     * {@code reWriteBatchedInserts}: {@link PostgresBatch} sends it as one statement over arrays.
+     * {@code reWriteBatchedInserts}: a batch goes as one statement over arrays.
      */
     static final List<String[]> DRIVER_DEFAULTS = List.of(
             new String[] {"connectTimeout", "5"},
@@ -188,8 +188,12 @@ public final class PostgresStorageConfig {
         return Optional.ofNullable(password);
     }
 
-    /** What the driver gets beside the URL: {@link #DRIVER_DEFAULTS} (the URL's own parameters win) and the password. */
-    Properties driverProperties() {
+    /**
+     * What pgjdbc is given beside the URL (a new copy each call): {@code connectTimeout} 5 s, {@code loginTimeout}
+     * 10 s, {@code tcpKeepAlive}, the socket time-out, and the password when it came from elsewhere than the URL. The
+     * URL's own parameters win over these.
+     */
+    public Properties driverProperties() {
         Properties properties = new Properties();
         for (String[] property : DRIVER_DEFAULTS) {
             properties.setProperty(property[0], property[1]);
@@ -204,7 +208,7 @@ public final class PostgresStorageConfig {
     }
 
     /** The URL without its parameters, which may hold a password: for logs and descriptions. */
-    String jdbcUrlWithoutParameters() {
+    public String jdbcUrlWithoutParameters() {
         int question = jdbcUrl.indexOf('?');
         return question < 0 ? jdbcUrl : jdbcUrl.substring(0, question);
     }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.storeservice.jdbc.internal.TableName;
+import org.storeservice.jdbc.internal.UriQuery;
 
 /**
  * How to open an SQLite storage. Immutable; build one with {@link #builder(Path)} or parse a URI with

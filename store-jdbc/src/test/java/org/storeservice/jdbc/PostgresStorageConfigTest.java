@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -81,15 +79,5 @@ class PostgresStorageConfigTest {
                 () -> PostgresStorageConfig.fromUri(URL + "&passwordFile=" + directory.resolve("absent"),
                         environment(Map.of())));
         assertTrue(failure.getMessage().contains("passwordFile"), failure.getMessage());
-    }
-
-    /** HikariCP's time-out carries the driver's reason only as its cause; the storage's message shows both. */
-    @Test
-    void aPoolTimeOutMessageCarriesTheDriversReason() {
-        SQLException timedOut = new SQLTransientConnectionException("Connection is not available, request timed out",
-                "08001", new SQLException("FATAL: password authentication failed for user \"u\""));
-        assertEquals("Connection is not available, request timed out: FATAL: password authentication failed for user"
-                + " \"u\"", PooledConnections.withCause(timedOut));
-        assertEquals("alone", PooledConnections.withCause(new SQLException("alone")));
     }
 }

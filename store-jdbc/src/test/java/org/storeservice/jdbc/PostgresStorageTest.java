@@ -36,6 +36,9 @@ import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.StorageException;
 import org.storeservice.api.storage.Storages;
 import org.storeservice.api.storage.StoredEntry;
+import org.storeservice.jdbc.internal.SchemaVersion;
+import org.storeservice.jdbc.internal.SpooledContent;
+import org.storeservice.jdbc.postgres.PostgresDialect;
 
 /** PostgreSQL specifics the contract does not see: the rows as stored, the schema version, streaming scans. */
 class PostgresStorageTest {

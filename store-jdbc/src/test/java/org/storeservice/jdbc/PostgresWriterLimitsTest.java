@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.storeservice.jdbc.postgres.PostgresEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,8 +37,8 @@ class PostgresWriterLimitsTest {
     void queuedTextValuesReserveTheSpoolMemoryAndBeyondItWaitOnTheBlockingExecutor() throws Exception {
         long spool = 5L << 20;
         try (TcpProxy proxy = new TcpProxy(postgres.host(), postgres.port()).start();
-                JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(postgres.uriVia("127.0.0.1",
-                        proxy.port(), "queued_text", "failoverTimeoutMillis=60000&socketTimeoutMillis=60000")), spool)) {
+                JdbcStorage storage = JdbcStorage.of(PostgresEngine.open(PostgresStorageConfig.fromUri(postgres.uriVia("127.0.0.1",
+                        proxy.port(), "queued_text", "failoverTimeoutMillis=60000&socketTimeoutMillis=60000")), spool))) {
             proxy.stall(); // the database is away: writes wait in the queue
             ConcurrentLinkedQueue<Runnable> blocking = new ConcurrentLinkedQueue<>();
             String megabyte = "x".repeat(1 << 20); // 2 MiB of heap as a String of chars

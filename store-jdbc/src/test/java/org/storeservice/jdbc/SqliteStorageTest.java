@@ -33,8 +33,12 @@ import org.storeservice.api.Status;
 import org.storeservice.api.storage.Storage;
 import org.storeservice.api.storage.StorageException;
 import org.storeservice.api.storage.Storages;
+import org.storeservice.jdbc.internal.SchemaVersion;
+import org.storeservice.jdbc.internal.SpoolMemory;
+import org.storeservice.jdbc.internal.SpooledContent;
+import org.storeservice.jdbc.sqlite.SqliteWriterConnection;
 
-/** What the contract does not cover: pragmas, schema, URIs, limits (group commit: {@link GroupCommitWriterTest}). */
+/** What the contract does not cover: pragmas, schema, URIs, limits (group commit: {@code sqlite.GroupCommitWriterTest}). */
 class SqliteStorageTest {
 
     @TempDir

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.storeservice.jdbc.internal.UriQuery;
 
 /**
  * The real PostgreSQL server the tests use, and a schema of this run's own inside it (random name,
@@ -117,12 +118,12 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
     }
 
     /** A storage URI for {@code table} in this run's schema, plus {@code parameters} ("a=b&c=d" or empty). */
-    String uri(String table, String parameters) {
+    public String uri(String table, String parameters) {
         return uri(baseUrl, table, parameters);
     }
 
     /** The same, through {@code host:port} instead of the server's own address (a proxy in front of it). */
-    String uriVia(String host, int port, String table, String parameters) {
+    public String uriVia(String host, int port, String table, String parameters) {
         Matcher matcher = HOST_PORT.matcher(baseUrl);
         if (!matcher.matches()) {
             throw new IllegalStateException("Cannot find host and port in " + withoutParameters(baseUrl));
@@ -136,28 +137,28 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback, 
     }
 
     /** A storage URI for {@code table} in this run's schema with {@code user} and {@code password} instead of the server's. */
-    String uriAs(String user, String password, String table) {
+    public String uriAs(String user, String password, String table) {
         String url = UriQuery.parse(baseUrl).rebuiltWithout(List.of("user", "password"));
         return uri(url, table, "user=" + user + "&password=" + password);
     }
 
     /** The server's host and port, for a proxy to forward to. */
-    String host() {
+    public String host() {
         Matcher matcher = HOST_PORT.matcher(baseUrl);
         return matcher.matches() ? matcher.group(1) : "127.0.0.1";
     }
 
-    int port() {
+    public int port() {
         Matcher matcher = HOST_PORT.matcher(baseUrl);
         return matcher.matches() && matcher.group(2) != null ? Integer.parseInt(matcher.group(2)) : 5432;
     }
 
-    String schema() {
+    public String schema() {
         return schema;
     }
 
     /** A plain connection to the server, for checks behind the storage's back. */
-    Connection connection() throws SQLException {
+    public Connection connection() throws SQLException {
         return open(baseUrl);
     }
 

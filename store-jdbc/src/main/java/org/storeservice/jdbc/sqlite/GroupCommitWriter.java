@@ -1,0 +1,223 @@
+package org.storeservice.jdbc.sqlite;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.api.storage.StorageException;
+import org.storeservice.jdbc.internal.SpooledContent;
+import org.storeservice.jdbc.internal.Sql;
+import org.storeservice.jdbc.internal.QueuedWritePath;
+import org.storeservice.jdbc.internal.WriteQueue.Pending;
+import org.storeservice.jdbc.internal.WriteQueue;
+import org.storeservice.jdbc.internal.WriteRequest;
+
+/**
+ * SQLite's write path: one thread owns the one write connection, so writers never fight over SQLite's
+ * single write lock (no SQLITE_BUSY between our own threads). Callers enqueue a {@link WriteRequest} whose
+ * content was read to its end (a byte value waits as {@link SpooledContent}: 64 KiB in memory, the rest in a file,
+ * read into memory only when its statement is bound, one value at a time) and wait, or ({@link #writeAsync}) take a future
+ * and wait for nothing. The thread takes every write pending at that moment (up to {@link WriteQueue#MAX_BATCH}), runs
+ * them in one transaction and commits once (group commit: one fsync for the whole batch with synchronous=FULL),
+ * then answers each caller: completing a future runs its dependents there (the server's answer to an
+ * asynchronous caller). So durable writes per second grow with
+ * the number of concurrent writers.
+ *
+ * <p>The callers of a committed batch of more than one write are answered by a second thread, so that the
+ * writer starts on the next batch at once: waking 64 waiting callers took about as long as committing their
+ * batch (a system call each, and on a busy machine the woken callers take the CPU from whoever woke them),
+ * which cut the batched rate by a third. An asynchronous caller's answer (encoding the response, handing it to the
+ * socket) runs there too, beside the next commit.
+ *
+ * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
+ * transaction of its own, so one bad write fails alone and never takes its neighbours with it. The transactions
+ * themselves are {@link WriteTransactions}', the queue and its promise that every write is answered once are
+ * {@link WriteQueue}'s.
+ */
+final class GroupCommitWriter extends QueuedWritePath {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
+    private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
+
+    private final WriteTransactions transactions; // used by the writer thread only after construction
+    /** Large values taken from the queue and not yet committed, oldest first; the writer thread's only. */
+    private final java.util.ArrayDeque<Pending> largeValues = new java.util.ArrayDeque<>();
+    /** Answers the callers of committed batches, in commit order (see the class description). */
+    private final ExecutorService answerer;
+    private volatile long commits; // written by the writer thread only
+    /** Completed once the writer thread has ended and the answerer has given every answer handed to it. */
+    private final CompletableFuture<Void> finished = new CompletableFuture<>();
+
+    /** A writer that owns {@code connection} and runs each write through {@code rows}. */
+    GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows) throws SQLException {
+        super(new WriteQueue(WriteQueue.CAPACITY, 1, STOPPED));
+        this.transactions = new WriteTransactions(connection, sql, rows);
+        this.answerer = Executors.newSingleThreadExecutor(task -> {
+            Thread answering = new Thread(task, "store-answers-" + name);
+            answering.setDaemon(true);
+            return answering;
+        });
+        Thread thread = new Thread(this::run, "store-writer-" + name);
+        thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::fail, log);
+        } finally {
+            // Large values taken before the queue closed: committed (or failed) before the connection closes.
+            for (Pending pending; (pending = largeValues.poll()) != null; ) {
+                try {
+                    commitTogether(List.of(pending));
+                } catch (RuntimeException | Error e) {
+                    fail(pending, e);
+                }
+            }
+            transactions.close();
+            // The answerer runs its tasks in order: this one comes after every answer handed to it.
+            try {
+                answerer.execute(() -> finished.complete(null));
+                answerer.shutdown();
+            } catch (RejectedExecutionException e) {
+                finished.complete(null);
+            }
+        }
+    }
+
+    /**
+     * A batch as the writer takes it: its small writes commit together, first; its large values (over
+     * {@link SpooledContent#MEMORY_BYTES}) wait in {@link #largeValues} and commit one per transaction, and only
+     * while no write is queued: a small write waits for at most one large value's commit, never for all those that
+     * arrived before it. The large values waiting are bounded by their callers, each waiting for its answer.
+     */
+    private void runBatch(List<Pending> batch) {
+        List<Pending> small = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            (large(pending) ? largeValues : small).add(pending);
+        }
+        commitTogether(small);
+        do {
+            Pending next = largeValues.poll();
+            if (next == null) {
+                return;
+            }
+            commitTogether(List.of(next));
+        } while (queue.size() == 0);
+    }
+
+    /** Whether {@code pending} holds a value too large to wait beside small writes. */
+    private static boolean large(Pending pending) {
+        for (WriteRequest request : pending.requests()) {
+            if (request.bytes() != null && request.bytes().length() > SpooledContent.MEMORY_BYTES) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Commits {@code batch} in one transaction, or, if that fails, each write on its own; answers every one. */
+    private void commitTogether(List<Pending> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        try {
+            List<Boolean> results = inTransaction(batch);
+            answer(List.copyOf(batch), results); // a copy: run() reuses the batch list
+            return;
+        } catch (Throwable t) {
+            // An Error too (an OutOfMemoryError binding a large value): inTransaction rolled back, so the
+            // writes can be retried, and the one that fails again fails alone.
+            if (t instanceof Error) {
+                log.error("Batch of {} writes failed", batch.size(), t);
+            }
+            // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
+            // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
+            if (batch.size() == 1 || WriteTransactions.isBusy(t)) {
+                batch.forEach(p -> fail(p, t));
+                return;
+            }
+            log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), t);
+        }
+        Throwable busy = null;
+        for (Pending pending : batch) {
+            if (busy != null) {
+                fail(pending, busy); // the lock was taken during the retries: same reason as above
+                continue;
+            }
+            try {
+                pending.result().complete(inTransaction(List.of(pending)).get(0));
+            } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
+                fail(pending, t);
+                busy = WriteTransactions.isBusy(t) ? t : null;
+            }
+        }
+    }
+
+    /** Commits the batch in one transaction (see {@link WriteTransactions#commit}); counts the commit. */
+    private List<Boolean> inTransaction(List<Pending> batch) throws SQLException {
+        List<List<WriteRequest>> groups = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            groups.add(pending.requests());
+        }
+        List<Boolean> results = transactions.commit(groups);
+        commits++;
+        return results;
+    }
+
+    private void answer(List<Pending> committed, List<Boolean> results) {
+        Runnable answering = () -> {
+            for (int i = 0; i < committed.size(); i++) {
+                committed.get(i).result().complete(results.get(i));
+            }
+        };
+        if (committed.size() == 1) {
+            answering.run(); // handing a lone write over would cost the same wake-up, and one more
+            return;
+        }
+        try {
+            answerer.execute(answering);
+        } catch (RejectedExecutionException e) {
+            answering.run(); // not after close(), which stops the answerer only once this thread has ended
+        }
+    }
+
+    private void fail(Pending pending, Throwable cause) {
+        pending.result().completeExceptionally(
+                new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
+    }
+
+    /** Throws if the writer thread has stopped: a write would fail. */
+    @Override
+    public void checkWritable() throws IOException {
+        queue.checkRunning();
+    }
+
+    /** Writes queued and not yet taken by the writer; for tests that line writes up into one batch. */
+    int pending() {
+        return queue.size();
+    }
+
+    /** Commits so far; for tests that check writes were grouped. Read after the writes were answered. */
+    long commits() {
+        return commits;
+    }
+
+    /**
+     * Answers the writes already queued, then closes the write connection. Waits for the writer thread and for
+     * every answer to be given.
+     */
+    @Override
+    public void close() {
+        if (queue.close()) {
+            finished.join(); // waits even if interrupted, and keeps the interrupt
+        }
+    }
+}
