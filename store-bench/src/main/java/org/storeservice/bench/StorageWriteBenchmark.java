@@ -142,7 +142,7 @@ public final class StorageWriteBenchmark {
                 }
                 String separator = postgresUrl.contains("?") ? "&" : "?";
                 return Storages.open(postgresUrl + separator + "table=" + schema() + "." + cell
-                        + "&poolSize=" + Math.min(threads, MAX_POSTGRES_POOL));
+                        + "&poolSize=" + Math.max(3, Math.min(threads, MAX_POSTGRES_POOL)));
             }
             default:
                 throw new IllegalArgumentException("Unknown backend " + backend);

@@ -20,14 +20,16 @@ import org.storeservice.jdbc.internal.UriQuery;
  * {@code socketTimeoutMillis}, {@code failoverTimeoutMillis}, {@code spoolDirectory} and {@code passwordFile} parameters, which are taken out before the URL reaches the driver. Every other parameter is pgjdbc's.
  *
  * <p><b>Time-outs.</b> Every wait of a read or write is bounded, here in one place, so that a dead or stalled
- * database never hangs a request. One try waits for a pooled connection ({@link #DEFAULT_POOL_TIMEOUT}, which
- * includes opening one), then for the statement: the server cancels it after {@link #DEFAULT_STATEMENT_TIMEOUT}
+ * database never hangs a request. A read (and the readiness probe, and a large value) waits for a pooled connection
+ * ({@link #DEFAULT_POOL_TIMEOUT}, which includes opening one, also when the pool holds none and it opens one of its
+ * own), then for the statement: the server cancels it after {@link #DEFAULT_STATEMENT_TIMEOUT}
  * ({@code statement_timeout}), and if the server itself does not answer the driver gives up after
  * {@link #DEFAULT_SOCKET_TIMEOUT} (longer than the statement time-out, so that the server cancels first; it is also
- * how soon a vanished host is noticed). A read fails after one try. A write is tried again while the database cannot
+ * how soon a vanished host is noticed). A read fails after one try. Small writes are committed by the writer's lanes,
+ * each on a connection of its own, opened within pgjdbc's {@code connectTimeout} (5 s a host) and {@code loginTimeout}
+ * (10 s in all), which also bound the pool's own attempts to connect. A write is tried again while the database cannot
  * commit, and answered {@code Error} once {@link #DEFAULT_FAILOVER_TIMEOUT} has passed since it arrived, plus at most
- * the try under way then. pgjdbc's {@code connectTimeout} (5 s) and {@code loginTimeout} (10 s) bound the pool's own
- * attempts to connect. A pgjdbc parameter in the URL ({@code socketTimeout=}, in seconds) wins over these.
+ * the try under way then. A pgjdbc parameter in the URL ({@code socketTimeout=}, in seconds) wins over these.
  *
  * <p><b>Password.</b> So that it need not show in the command line ({@code ps}), the password may come from
  * elsewhere than the URL's {@code password=}: a file named by {@code passwordFile=} (its first line), else the
@@ -48,10 +50,16 @@ public final class PostgresStorageConfig {
     /** libpq's own, the fallback after {@link #PASSWORD_VARIABLE}. */
     static final String LIBPQ_PASSWORD_VARIABLE = "PGPASSWORD";
 
+    /** Connections a server holds at most: its writer lanes' own and the pool's, 10. */
     public static final int DEFAULT_POOL_SIZE = 10;
+    /** The fewest connections: a writer lane's, one for reads and the readiness probe, one for large values. */
+    public static final int MIN_POOL_SIZE = 3;
     /** How long a call waits for a pooled connection (including opening one) before it fails, 3 s. */
     public static final Duration DEFAULT_POOL_TIMEOUT = Duration.ofSeconds(3);
-    /** The server cancels a statement that runs longer, 5 s: ample for a 4 MiB value on a working database. */
+    /**
+     * The server cancels a statement that runs longer, 5 s: ample for a 4 MiB value on a working database. Never zero:
+     * it also bounds how long a batch whose answer was lost could still commit, which the commit rows must outlast.
+     */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
     /**
      * The driver gives up on a server that sends nothing for this long, 6 s: after the statement time-out, so that
@@ -132,13 +140,13 @@ public final class PostgresStorageConfig {
             }
             switch (name) {
                 case "table" -> builder.table(value);
-                case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, 1));
+                case "poolSize" -> builder.poolSize(UriQuery.intValue(name, value, MIN_POOL_SIZE));
                 case "poolTimeoutMillis" -> builder.poolTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 250)));
                 case "socketTimeoutMillis" -> builder.socketTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
                 case "failoverTimeoutMillis" -> builder.failoverTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
                 case "spoolDirectory" -> builder.spoolDirectory(Path.of(value));
                 case "passwordFile" -> builder.passwordFile(Path.of(value));
-                case "statementTimeoutMillis" -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 0)));
+                case "statementTimeoutMillis" -> builder.statementTimeout(Duration.ofMillis(UriQuery.longValue(name, value, 1)));
                 default -> throw new IllegalStateException("PARAMETERS names " + name + ", which has no case here");
             }
         }
@@ -155,6 +163,7 @@ public final class PostgresStorageConfig {
         return table;
     }
 
+    /** The connections this server holds at most: its writer lanes' own (two, or one at the minimum of 3) and the pool's. */
     public int poolSize() {
         return poolSize;
     }
@@ -163,7 +172,7 @@ public final class PostgresStorageConfig {
         return poolTimeout;
     }
 
-    /** Zero means no statement time-out. */
+    /** The server's {@code statement_timeout} on each connection; always positive. */
     public Duration statementTimeout() {
         return statementTimeout;
     }
@@ -248,9 +257,15 @@ public final class PostgresStorageConfig {
             return this;
         }
 
+        /**
+         * The connections this server holds at most ({@link #DEFAULT_POOL_SIZE}), at least {@link #MIN_POOL_SIZE}: the
+         * writer's lanes (two, or one at the minimum of 3) own theirs, and large values take at most the rest less one, which stays
+         * for reads and the readiness probe.
+         */
         public Builder poolSize(int poolSize) {
-            if (poolSize < 1) {
-                throw new IllegalArgumentException("poolSize must be at least 1: " + poolSize);
+            if (poolSize < MIN_POOL_SIZE) {
+                throw new IllegalArgumentException("poolSize must be at least " + MIN_POOL_SIZE + " (a writer lane, a"
+                        + " connection for reads and readiness, one for large values): " + poolSize);
             }
             this.poolSize = poolSize;
             return this;
@@ -265,9 +280,11 @@ public final class PostgresStorageConfig {
             return this;
         }
 
+        /** The server's {@code statement_timeout} ({@link #DEFAULT_STATEMENT_TIMEOUT}): positive, at least 1 ms. */
         public Builder statementTimeout(Duration statementTimeout) {
-            if (statementTimeout.isNegative()) {
-                throw new IllegalArgumentException("statementTimeout must not be negative: " + statementTimeout);
+            if (statementTimeout.toMillis() < 1) {
+                throw new IllegalArgumentException("statementTimeout must be at least 1 ms (a statement without one"
+                        + " could commit after its batch was written again): " + statementTimeout);
             }
             this.statementTimeout = statementTimeout;
             return this;

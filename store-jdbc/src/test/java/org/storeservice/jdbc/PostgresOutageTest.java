@@ -37,7 +37,7 @@ class PostgresOutageTest {
     private static final Duration HANG_GUARD = Duration.ofSeconds(90);
     private static final int RECOVERY_ATTEMPTS = 20;
     /** Short time-outs, so that the outage shows within seconds. */
-    private static final String SHORT_TIMEOUTS = "poolSize=2&poolTimeoutMillis=1000&statementTimeoutMillis=2000"
+    private static final String SHORT_TIMEOUTS = "poolSize=3&poolTimeoutMillis=1000&statementTimeoutMillis=2000"
             + "&connectTimeout=2&loginTimeout=3&socketTimeout=3&failoverTimeoutMillis=1500";
     /** Far longer than the outages of the ride-through tests, however slow the machine. */
     private static final String RIDE_THROUGH = SHORT_TIMEOUTS.replace("failoverTimeoutMillis=1500",

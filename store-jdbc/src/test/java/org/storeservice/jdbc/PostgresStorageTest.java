@@ -143,7 +143,7 @@ class PostgresStorageTest {
 
     @Test
     void scanStreamsManyEntriesInOrderAndWritesGoOnMeanwhile() throws Exception {
-        try (Storage storage = Storages.open(postgres.uri("many", "poolSize=2"))) {
+        try (Storage storage = Storages.open(postgres.uri("many", "poolSize=3"))) {
             int count = 3 * PostgresDialect.SCAN_FETCH_SIZE + 5; // several fetches through the cursor
             for (int i = 0; i < count; i++) {
                 storage.putText(String.format("e%04d", i), "v" + i, OverwritePolicy.REPLACE);
@@ -163,9 +163,10 @@ class PostgresStorageTest {
 
     /**
      * Content still arriving (a slow client) holds no pooled connection: it is spooled first (in the storage's
-     * spool memory here). With a pool of one, another write and a read go through while the first write's content
-     * is blocked; the first is stored whole once its content arrives, and no spool file is left. The pool's wait is
-     * long (10 s) so that a slow machine cannot fail it; a held connection would fail it all the same.
+     * spool memory here). With the fewest connections (a lane's, one for reads, one for large values), another large
+     * write, a small one and a read go through while the first write's content is blocked; the first is stored whole
+     * once its content arrives, and no spool file is left. A held connection would keep the second large write
+     * waiting for the failover time-out, far past the hang guard.
      */
     @Test
     void contentStillArrivingHoldsNoPooledConnection(@TempDir Path spool) throws Exception {
@@ -174,10 +175,13 @@ class PostgresStorageTest {
         BlockingContent content = new BlockingContent(head, tail, null);
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try (JdbcStorage storage = JdbcStorage.postgres(PostgresStorageConfig.fromUri(
-                postgres.uri("slow", "poolSize=1&poolTimeoutMillis=10000&spoolDirectory=" + spool)))) {
+                postgres.uri("slow", "poolSize=3&poolTimeoutMillis=10000&failoverTimeoutMillis=600000&spoolDirectory=" + spool)))) {
             assertTimeoutPreemptively(HANG_GUARD, () -> {
                 Future<Boolean> slow = caller.submit(() -> storage.putBytes("slow", content, OverwritePolicy.REPLACE));
                 content.headRead.await();
+                byte[] large = randomBytes(SpooledContent.MEMORY_BYTES + 1);
+                assertTrue(storage.putBytes("large", new java.io.ByteArrayInputStream(large), OverwritePolicy.REPLACE));
+                assertArrayEquals(large, storage.get("large").orElseThrow().bytes());
                 assertTrue(storage.putText("other", "v", OverwritePolicy.REPLACE));
                 assertEquals("v", storage.get("other").orElseThrow().text());
                 assertFalse(slow.isDone());
@@ -273,13 +277,13 @@ class PostgresStorageTest {
     @Test
     void parsesUrisTakingOutItsOwnParameters() {
         PostgresStorageConfig config = PostgresStorageConfig.fromUri("jdbc:postgresql://db:5433/store?user=u"
-                + "&table=s.entries&password=p%26w&poolSize=3&poolTimeoutMillis=750&statementTimeoutMillis=0"
+                + "&table=s.entries&password=p%26w&poolSize=3&poolTimeoutMillis=750&statementTimeoutMillis=1"
                 + "&socketTimeout=9");
         assertEquals("jdbc:postgresql://db:5433/store?user=u&password=p%26w&socketTimeout=9", config.jdbcUrl());
         assertEquals("s.entries", config.table());
         assertEquals(3, config.poolSize());
         assertEquals(Duration.ofMillis(750), config.poolTimeout());
-        assertEquals(Duration.ZERO, config.statementTimeout());
+        assertEquals(Duration.ofMillis(1), config.statementTimeout());
         assertFalse(config.toString().contains("p%26w"), "no password in toString");
         assertEquals("jdbc:postgresql://db:5433/store", config.jdbcUrlWithoutParameters());
 
@@ -288,7 +292,8 @@ class PostgresStorageTest {
         assertEquals("store_entries", defaults.table());
         assertEquals(PostgresStorageConfig.DEFAULT_POOL_SIZE, defaults.poolSize());
         assertEquals(PostgresStorageConfig.DEFAULT_STATEMENT_TIMEOUT, defaults.statementTimeout());
-        for (String bad : List.of("jdbc:postgresql://db/s?table=a-b", "jdbc:postgresql://db/s?poolSize=0",
+        for (String bad : List.of("jdbc:postgresql://db/s?table=a-b", "jdbc:postgresql://db/s?poolSize=2",
+                "jdbc:postgresql://db/s?statementTimeoutMillis=0",
                 "jdbc:postgresql://db/s?poolTimeoutMillis=10", "jdbc:mysql://db/s")) {
             assertThrows(IllegalArgumentException.class, () -> PostgresStorageConfig.fromUri(bad), bad);
         }

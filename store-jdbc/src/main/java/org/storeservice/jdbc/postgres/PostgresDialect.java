@@ -42,7 +42,7 @@ public final class PostgresDialect implements Dialect {
                         + "bytes_value bytea, "
                         + "written_at timestamptz NOT NULL)",
                 createIndexIfMissing(table, table.table() + "_key_order", t + " (key_order)")));
-        statements.addAll(PostgresBatch.createCommitsTable(table)); // the batches' commit rows: exactly once
+        statements.addAll(CommitRows.createStatements(table)); // the batches' commit rows: exactly once
         return statements;
     }
 

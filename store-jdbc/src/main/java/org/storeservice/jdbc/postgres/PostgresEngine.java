@@ -3,7 +3,6 @@ package org.storeservice.jdbc.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.storeservice.api.storage.StorageException;
@@ -20,31 +19,41 @@ public final class PostgresEngine {
     }
 
     /**
-     * Connects to the database of {@code config} once, creating the table if absent, then opens the pool.
+     * Connects to the database of {@code config} once, creating the table if absent, then opens the pool and starts
+     * the writer's lanes.
      *
      * @throws StorageException if the database cannot be reached or refuses the login, with the driver's own
      *     message (a wrong password, a refused connection), at once rather than after the pool's time-out
      */
     public static Engine open(PostgresStorageConfig config, long spoolMemoryBytes) throws IOException {
+        return open(config, spoolMemoryBytes, PostgresWriter.Settings.of(config));
+    }
+
+    /** The same, with the writer's settings given; for tests that prune often or plant a bug. */
+    static Engine open(PostgresStorageConfig config, long spoolMemoryBytes, PostgresWriter.Settings settings)
+            throws IOException {
         TableName table = TableName.parse(config.table());
         Dialect dialect = new PostgresDialect();
         Sql sql = new Sql(table);
         // One plain connection first: the pool would retry until its time-out and then report only that it timed out.
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.driverProperties())) {
+        ConnectionFactory connections = new ConnectionFactory(config);
+        try (Connection connection = connections.open()) {
             SchemaVersion.ensure(connection, dialect, table);
         } catch (SQLException e) {
             throw new StorageException("Could not connect to PostgreSQL at " + config.jdbcUrlWithoutParameters()
                     + ": " + PooledConnections.withCause(e), e);
         }
-        HikariDataSource pool;
+        HikariDataSource hikari;
         try {
-            pool = new HikariDataSource(PooledConnections.hikariConfig(config));
+            hikari = new HikariDataSource(PooledConnections.hikariConfig(config));
         } catch (RuntimeException e) {
             throw new StorageException("Could not open PostgreSQL storage " + config + ": " + e.getMessage(), e);
         }
-        PostgresWriter writer = new PostgresWriter(pool, new PostgresBatch(table, sql, dialect),
-                PooledConnections.writerLanes(config), config.failoverTimeout());
-        return new Engine(dialect, sql, writer, new PooledConnections(pool), PostgresStorageConfig.MAX_VALUE_BYTES,
+        PooledConnections pool = new PooledConnections(hikari, connections, config.poolTimeout());
+        CommitRows commitRows = new CommitRows(table);
+        PostgresWriter writer = new PostgresWriter(pool, connections, new PostgresBatch(table, sql, dialect, commitRows),
+                commitRows, settings, hikari.getPoolName());
+        return new Engine(dialect, sql, writer, pool, PostgresStorageConfig.MAX_VALUE_BYTES,
                 config.spoolDirectory(), spoolMemoryBytes,
                 config.jdbcUrlWithoutParameters() + " (table " + table + ")", Optional.empty());
     }

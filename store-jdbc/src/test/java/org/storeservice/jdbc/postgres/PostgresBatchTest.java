@@ -49,7 +49,7 @@ class PostgresBatchTest {
         String name = "batch_" + Long.toHexString(System.nanoTime());
         Storages.open(postgres.uri(name)).close(); // creates the table
         table = TableName.parse(postgres.schema() + "." + name);
-        batch = new PostgresBatch(table, new Sql(table), new PostgresDialect());
+        batch = new PostgresBatch(table, new Sql(table), new PostgresDialect(), new CommitRows(table));
     }
 
     @Test
