@@ -167,7 +167,7 @@ class HighAvailabilityIT {
             all = List.copyOf(writes);
         }
         report(events, eventTimes, all);
-        assertQuietLogs(events.size(), all.stream().filter(w -> w.outcome() == Outcome.ERROR).count());
+        assertQuietLogs(all.stream().filter(w -> w.outcome() == Outcome.ERROR).count());
         for (long server : servers) {
             assertTrue(ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false),
                     "server " + server + " is not the process started at the beginning any more");
@@ -315,22 +315,28 @@ class HighAvailabilityIT {
     }
 
     /**
-     * Each server logged at WARN or above at most the storage's two lines per failover (writes stopped committing,
-     * committing again) and one line per write answered {@code Error} (the store's, at most one per reason per 10 s),
-     * nothing else, and no stack trace.
+     * Each server logged each outage of its storage once when it started and once when it ended ("not committing",
+     * then "commit again", alternating, none left open), one line per write answered {@code Error} (the store's, at
+     * most one per reason per 10 s), nothing else at WARN or above, and no stack trace. How many outages a failover
+     * makes is the database's doing (a killed postmaster restarted, then promoted elsewhere, may be two), not a count
+     * to hold a busy machine to; that each is told once, opened and closed, is.
      */
-    private static void assertQuietLogs(int failovers, long errorAnswers) throws IOException {
+    private static void assertQuietLogs(long errorAnswers) throws IOException {
         for (String server : List.of("store1/store.log", "store2/store.log")) {
             List<String> lines = Files.readAllLines(directory.resolve(server));
             List<String> loud = lines.stream().filter(line -> line.contains(" WARN ") || line.contains(" ERROR ")).toList();
             loud.forEach(line -> System.out.println("  " + server + ": " + line));
-            long storage = loud.stream().filter(line -> line.contains(" PostgresWriter - ")).count();
+            List<String> storage = loud.stream().filter(line -> line.contains(" PostgresWriter - ")).toList();
+            for (int i = 0; i < storage.size(); i++) {
+                String expected = i % 2 == 0 ? "PostgreSQL writes are not committing" : "PostgreSQL writes commit again";
+                assertTrue(storage.get(i).contains(expected), server + ": storage line " + (i + 1) + " should say '"
+                        + expected + "': " + storage.get(i));
+            }
+            assertEquals(0, storage.size() % 2, server + ": an outage was logged as starting and never as ending");
             long failedWrites = loud.stream().filter(line -> line.contains(" failed for key ")).count();
-            assertTrue(storage <= 2 * failovers, server + " logged " + storage + " storage lines at WARN, at most "
-                    + 2 * failovers + " allowed");
             assertTrue(failedWrites <= errorAnswers, server + " logged " + failedWrites + " failed writes, but "
                     + errorAnswers + " were answered Error");
-            assertEquals(storage + failedWrites, loud.size(), server + " logged other lines at WARN or above");
+            assertEquals(storage.size() + failedWrites, loud.size(), server + " logged other lines at WARN or above");
             assertTrue(lines.stream().noneMatch(line -> line.startsWith("\tat ") || line.startsWith("Caused by")),
                     server + " logged a stack trace");
         }
