@@ -9,44 +9,74 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A TCP forwarder between a storage and a real PostgreSQL that injects one fault into one exchange, chosen by what the
- * client sends: armed with {@link #arm}, the first chunk the client sends that contains a pattern (a statement's text:
- * the URL must set {@code prepareThreshold=0}, so that every statement is sent as text) gets the fault. It has fired
- * once the server answered that chunk (or, cutting before, once the chunk was dropped). While {@linkplain #arm held},
- * no client byte is forwarded on any connection after the fault fired, until {@link #release}: the test writes through
- * another way in between, and the storage cannot find out what happened before that.
+ * A TCP forwarder between a storage and a real PostgreSQL that injects faults into exchanges, chosen by what the client
+ * sends: each fault {@linkplain #arm armed} goes to the first client chunk that contains its pattern (a statement's
+ * text: the URL must set {@code prepareThreshold=0}, so that every statement is sent as text). It has fired once the
+ * server answered that chunk (or, cutting before, once the chunk was dropped). Several may be armed at once, each taken
+ * by one exchange. While {@linkplain #arm held}, no client byte is forwarded on any connection after the fault fired,
+ * until {@link #release}: the storage cannot find out what happened meanwhile (a partition right after a commit). Also
+ * whole outages: every connection cut ({@link #cutAll}), new ones refused ({@link #refuse}).
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
-    enum Fault {
+    /** What an armed fault does to the exchange it is taken by. */
+    public enum Fault {
         /** The statement reaches the server, which runs (and, for a commit, commits) it; its answer is dropped and the
          * connection closed as soon as the server has answered. */
         DROP_ANSWER,
         /** The connection is cut just before the statement would have reached the server. */
         CUT_BEFORE,
-        /** The statement reaches the server; its answer, and every later byte the server sends, is held back for ever
-         * (until the client gives up on the connection: its socket time-out). */
-        STALL_ANSWER
+        /** The statement reaches the server; its answer, and every later byte the server sends, is held back until the
+         * client gives up on the connection (its socket time-out); then the server's side is closed too. */
+        STALL_ANSWER,
+        /** The statement reaches the server; the first part of its answer is forwarded, then the connection is reset
+         * (a message cut in the middle). */
+        RESET_MID_ANSWER
+    }
+
+    /** One armed fault: taken by the first chunk that holds its pattern; {@link #fired} once it has done its work. */
+    public static final class Armed {
+        private final Fault fault;
+        private final byte[] pattern;
+        private final boolean hold;
+        private final CountDownLatch fired = new CountDownLatch(1);
+        private boolean taken; // guarded by the proxy
+
+        private Armed(Fault fault, byte[] pattern, boolean hold) {
+            this.fault = fault;
+            this.pattern = pattern;
+            this.hold = hold;
+        }
+
+        /** Whether it fired (within {@code millis}). */
+        public boolean awaitFired(long millis) throws InterruptedException {
+            return fired.await(millis, TimeUnit.MILLISECONDS);
+        }
+
+        public boolean fired() {
+            return fired.getCount() == 0;
+        }
     }
 
     private final String targetHost;
     private final int targetPort;
     private final ServerSocket listener;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final List<Armed> armed = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
-    private volatile byte[] pattern;
-    private volatile Fault fault;
-    private volatile boolean holdAfterFiring;
     private boolean held; // guarded by gate
-    private volatile CountDownLatch fired = new CountDownLatch(1);
+    private volatile boolean refusing;
+    private volatile Armed last;
 
-    FaultProxy(String targetHost, int targetPort) throws IOException {
+    public FaultProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
         listener = new ServerSocket();
@@ -56,7 +86,7 @@ final class FaultProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
@@ -64,24 +94,48 @@ final class FaultProxy implements AutoCloseable {
      * The next client chunk containing {@code statementText} gets {@code fault}; if {@code hold}, every connection
      * then stops forwarding what the client sends until {@link #release}.
      */
-    void arm(Fault fault, String statementText, boolean hold) {
-        fired = new CountDownLatch(1);
-        this.holdAfterFiring = hold;
-        this.fault = fault;
-        this.pattern = statementText.getBytes(UTF_8);
+    public Armed arm(Fault fault, String statementText, boolean hold) {
+        Armed armedFault = new Armed(fault, statementText.getBytes(UTF_8), hold);
+        armed.add(armedFault);
+        last = armedFault;
+        return armedFault;
     }
 
-    /** Waits until the armed fault fired; {@code false} if it did not within {@code seconds}. */
-    boolean awaitFired(long seconds) throws InterruptedException {
-        return fired.await(seconds, TimeUnit.SECONDS);
+    /** Waits until the fault armed last fired; {@code false} if it did not within {@code seconds}. */
+    public boolean awaitFired(long seconds) throws InterruptedException {
+        return last.awaitFired(TimeUnit.SECONDS.toMillis(seconds));
+    }
+
+    /** Forgets the faults armed and not taken yet. */
+    public void disarmAll() {
+        armed.clear();
+    }
+
+    /** Stops forwarding what the clients send, on every connection, until {@link #release} (a partition). */
+    public void hold() {
+        synchronized (gate) {
+            held = true;
+        }
     }
 
     /** Lets what the clients send through again. */
-    void release() {
+    public void release() {
         synchronized (gate) {
             held = false;
             gate.notifyAll();
         }
+    }
+
+    /** Resets every connection open now (the database's host vanished, or its postmaster was killed). */
+    public void cutAll() {
+        for (Socket socket : sockets) {
+            reset(socket);
+        }
+    }
+
+    /** While {@code refuse}, new connections are closed as soon as they are accepted (the database is down). */
+    public void refuse(boolean refuse) {
+        this.refusing = refuse;
     }
 
     @Override
@@ -97,6 +151,10 @@ final class FaultProxy implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                if (refusing) {
+                    reset(client);
+                    continue;
+                }
                 Socket server = new Socket();
                 server.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
                 sockets.add(client);
@@ -120,8 +178,8 @@ final class FaultProxy implements AutoCloseable {
     private final class Exchange {
         private final Socket client;
         private final Socket server;
-        /** Set once this connection's fault fired: the server's bytes go nowhere. */
-        private volatile Fault firedHere;
+        /** Set once this connection's fault was taken: the server's bytes go as it says. */
+        private volatile Armed firedHere;
 
         Exchange(Socket client, Socket server) {
             this.client = client;
@@ -134,14 +192,14 @@ final class FaultProxy implements AutoCloseable {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     awaitGate();
-                    Fault armed = takeFault(buffer, n);
-                    if (armed == Fault.CUT_BEFORE) {
-                        firedHere = armed;
-                        fired();
+                    Armed taken = takeFault(buffer, n);
+                    if (taken != null && taken.fault == Fault.CUT_BEFORE) {
+                        firedHere = taken;
+                        fired(taken);
                         break;
                     }
-                    if (armed != null) {
-                        firedHere = armed; // before the bytes go: the answer must not slip through
+                    if (taken != null) {
+                        firedHere = taken; // before the bytes go: the answer must not slip through
                     }
                     out.write(buffer, 0, n);
                     out.flush();
@@ -149,9 +207,9 @@ final class FaultProxy implements AutoCloseable {
             } catch (IOException | InterruptedException e) {
                 // one side closed
             } finally {
-                if (firedHere != Fault.STALL_ANSWER) {
-                    closeBoth();
-                }
+                // The client gave up (for a stalled answer, at its socket time-out) or the fault cut it: the server's
+                // side goes too, so that no backend is left waiting for a client that is gone.
+                closeBoth();
             }
         }
 
@@ -161,15 +219,22 @@ final class FaultProxy implements AutoCloseable {
                 int n;
                 boolean answered = false;
                 while ((n = in.read(buffer)) >= 0) {
-                    Fault here = firedHere;
+                    Armed here = firedHere;
                     if (here != null && !answered) {
                         answered = true;
-                        fired(); // the server has done what was sent (a commit, committed) and answered
+                        if (here.fault == Fault.RESET_MID_ANSWER) {
+                            out.write(buffer, 0, Math.max(1, n / 2));
+                            out.flush();
+                        }
+                        fired(here); // the server has done what was sent (a commit, committed) and answered
                     }
-                    if (here == Fault.DROP_ANSWER) {
+                    if (here != null && (here.fault == Fault.DROP_ANSWER || here.fault == Fault.RESET_MID_ANSWER)) {
+                        if (here.fault == Fault.RESET_MID_ANSWER) {
+                            reset(client);
+                        }
                         break; // drop the answer, and the connection
                     }
-                    if (here == Fault.STALL_ANSWER) {
+                    if (here != null && here.fault == Fault.STALL_ANSWER) {
                         continue; // read and forgotten; the client waits until its socket time-out
                     }
                     out.write(buffer, 0, n);
@@ -185,26 +250,30 @@ final class FaultProxy implements AutoCloseable {
         private void closeBoth() {
             closeQuietly(client);
             closeQuietly(server);
+            sockets.remove(client);
+            sockets.remove(server);
         }
     }
 
-    /** The armed fault, taken (once), if {@code chunk} holds the pattern. */
-    private synchronized Fault takeFault(byte[] chunk, int length) {
-        byte[] wanted = pattern;
-        if (wanted == null || !contains(chunk, length, wanted)) {
-            return null;
+    /** The first armed fault not taken yet whose pattern {@code chunk} holds, taken (once). */
+    private synchronized Armed takeFault(byte[] chunk, int length) {
+        for (Armed candidate : armed) {
+            if (!candidate.taken && contains(chunk, length, candidate.pattern)) {
+                candidate.taken = true;
+                armed.remove(candidate);
+                return candidate;
+            }
         }
-        pattern = null;
-        return fault;
+        return null;
     }
 
-    private void fired() {
-        if (holdAfterFiring) {
+    private void fired(Armed fault) {
+        if (fault.hold) {
             synchronized (gate) {
                 held = true;
             }
         }
-        fired.countDown();
+        fault.fired.countDown();
     }
 
     private void awaitGate() throws InterruptedException {
@@ -226,6 +295,16 @@ final class FaultProxy implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /** Closes {@code socket} with a reset (no orderly shutdown): what a client sees of a host that died. */
+    private static void reset(Socket socket) {
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (IOException e) {
+            // closed already
+        }
+        closeQuietly(socket);
     }
 
     private static void closeQuietly(Socket socket) {

@@ -1,0 +1,345 @@
+package org.storeservice.jdbc.postgres;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryKind;
+import org.storeservice.api.storage.Storage;
+import org.storeservice.api.storage.Storages;
+import org.storeservice.jdbc.FaultProxy;
+import org.storeservice.jdbc.FaultProxy.Fault;
+import org.storeservice.jdbc.PostgresStorageConfig;
+import org.storeservice.jdbc.TestPostgres;
+import org.storeservice.jdbc.internal.Engine;
+import org.storeservice.jdbc.internal.SpoolMemory;
+import org.storeservice.jdbc.internal.SpooledContent;
+import org.storeservice.jdbc.internal.WritePath;
+import org.storeservice.jdbc.internal.WriteRequest;
+import org.storeservice.jdbc.postgres.HistoryChecker.Answer;
+import org.storeservice.jdbc.postgres.HistoryChecker.Kind;
+import org.storeservice.jdbc.postgres.HistoryChecker.Op;
+
+/**
+ * One random fault schedule over the PostgreSQL write path, all of it drawn from one seed: the pool size, the time-outs,
+ * the commit rows' retention (short, pruned every 250 ms), the writes (REPLACE, REJECT, delete; small and large; keys
+ * shared with a second server that writes them at the same time) and the faults ({@link FaultProxy}: an answer dropped
+ * after the commit, a cut before the statement, a stalled answer, a reset in the middle of one, each sometimes held as
+ * a partition; every connection cut; new ones refused; several at once, on whichever lane takes them). A short schedule's
+ * faults all end well within the failover time-out; a long one's outage outlasts it, so that writes expire, some of
+ * them while their commit is in doubt. The writer under test ("A") reaches PostgreSQL through the proxy; the second
+ * server ("B") directly.
+ *
+ * <p>The same seed makes the same schedule; what the threads then do in time is the machine's, so a replay takes the
+ * same decisions but may interleave otherwise.
+ */
+final class FaultSchedule {
+    private static final int A_THREADS = 4;
+    private static final int KEYS_PER_THREAD = 12;
+    private static final int B_THREADS = 2;
+    private static final int LARGE_BYTES = 70 * 1024;
+    /** How long the faults go on; writes go on a little after, with none. */
+    private static final Duration FAULTS_FOR = Duration.ofMillis(3000);
+    private static final Duration QUIET_AFTER = Duration.ofMillis(1000);
+    private static final AtomicInteger tables = new AtomicInteger();
+
+    final long seed;
+    final boolean longOutage;
+    final int poolSize;
+    final Duration statementTimeout;
+    final Duration failoverTimeout;
+    private final int socketTimeoutSeconds;
+    /** Writes of one thread under way at once, each of its own key. */
+    private final int inFlightPerThread;
+    /** The longest pause before a thread's next write: writes arrive over time, so a batch taken after a wait holds every age. */
+    private final int pauseBetweenWrites;
+
+    private FaultSchedule(long seed, boolean longOutage) {
+        this.seed = seed;
+        this.longOutage = longOutage;
+        SplittableRandom random = new SplittableRandom(seed);
+        this.poolSize = longOutage && random.nextBoolean() ? 3 : 3 + random.nextInt(3);
+        this.statementTimeout = Duration.ofMillis(random.nextBoolean() ? 400 : 700);
+        this.socketTimeoutSeconds = 1; // pgjdbc counts seconds; above the statement time-out
+        this.failoverTimeout = longOutage ? Duration.ofMillis(3000 + 1000L * random.nextInt(3)) : Duration.ofMillis(6000);
+        // A long outage wants writes queued over seconds while the database is away: many under way, arriving slowly.
+        this.inFlightPerThread = longOutage ? 10 : 4;
+        this.pauseBetweenWrites = longOutage ? 300 : 20;
+    }
+
+    /** The schedule of {@code seed}; {@code longOutage}: one outage outlasts the failover time-out. */
+    static FaultSchedule of(long seed, boolean longOutage) {
+        return new FaultSchedule(seed, longOutage);
+    }
+
+    @Override
+    public String toString() {
+        return "schedule " + seed + (longOutage ? " (long outage" : " (short faults") + ", poolSize=" + poolSize
+                + ", statementTimeout=" + statementTimeout.toMillis() + " ms, failoverTimeout="
+                + failoverTimeout.toMillis() + " ms)";
+    }
+
+    /** Runs the schedule against {@code postgres}, the writer reading in-doubt decisions as {@code lookup} says. */
+    HistoryChecker.Result run(TestPostgres postgres, PostgresWriter.Lookup lookup) throws Exception {
+        String table = "schedule_" + tables.incrementAndGet() + "_" + Long.toUnsignedString(seed, 36);
+        List<Op> ops = Collections.synchronizedList(new ArrayList<>());
+        try (Storage direct = Storages.open(postgres.uri(table)); FaultProxy proxy = new FaultProxy(postgres.host(),
+                postgres.port())) {
+            recordHistory(postgres, table);
+            PostgresStorageConfig config = PostgresStorageConfig.fromUri(postgres.uriVia("127.0.0.1", proxy.port(), table,
+                    "prepareThreshold=0&poolSize=" + poolSize + "&poolTimeoutMillis=1000&statementTimeoutMillis="
+                            + statementTimeout.toMillis() + "&socketTimeout=" + socketTimeoutSeconds + "&connectTimeout=1"
+                            + "&loginTimeout=1&failoverTimeoutMillis=" + failoverTimeout.toMillis()));
+            long longest = Math.max(failoverTimeout.toNanos(), statementTimeout.toNanos());
+            PostgresWriter.Settings settings = new PostgresWriter.Settings(PooledConnections.writerLanes(config),
+                    failoverTimeout, Duration.ofNanos(4 * longest), Duration.ofMillis(250), lookup);
+            Engine engine = PostgresEngine.open(config, SpoolMemory.defaultBytes(), settings);
+            ExecutorService threads = Executors.newCachedThreadPool();
+            AtomicBoolean writing = new AtomicBoolean(true);
+            List<CompletableFuture<?>> writers = new ArrayList<>();
+            try {
+                for (int t = 0; t < A_THREADS; t++) {
+                    int thread = t;
+                    writers.add(CompletableFuture.runAsync(() -> writeThroughProxy(engine.writes(), thread, writing, ops,
+                            threads), threads));
+                }
+                for (int t = 0; t < B_THREADS; t++) {
+                    int thread = t;
+                    writers.add(CompletableFuture.runAsync(() -> writeDirectly(direct, thread, writing, ops), threads));
+                }
+                injectFaults(proxy);
+                Thread.sleep(QUIET_AFTER.toMillis());
+                writing.set(false);
+                // Every write is answered within its failover time-out plus one try; the bound is a hang guard.
+                CompletableFuture.allOf(writers.toArray(new CompletableFuture<?>[0]))
+                        .get(failoverTimeout.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+            } finally {
+                writing.set(false);
+                proxy.disarmAll();
+                proxy.refuse(false);
+                proxy.release();
+                engine.writes().close();
+                engine.reads().close();
+                threads.shutdownNow();
+            }
+        }
+        return HistoryChecker.check(List.copyOf(ops), history(postgres, table), longOutage);
+    }
+
+    /** Faults for {@link #FAULTS_FOR}, one every 100-400 ms, drawn from the seed; then every one undone. */
+    private void injectFaults(FaultProxy proxy) throws InterruptedException {
+        SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        long end = System.nanoTime() + FAULTS_FOR.toNanos();
+        boolean outageDone = !longOutage;
+        String[] patterns = {"WITH commit_row", "COMMIT", "INSERT INTO", "DELETE FROM", "store_commits", "RETURNING"};
+        Fault[] faults = Fault.values();
+        while (System.nanoTime() - end < 0) {
+            Thread.sleep(100 + random.nextInt(300));
+            int what = random.nextInt(10);
+            if (!outageDone && (what == 0 || System.nanoTime() - end > -FAULTS_FOR.toNanos() / 3)) {
+                outageDone = true;
+                longOutage(proxy, random);
+            } else if (what < 7) {
+                boolean hold = random.nextInt(3) == 0;
+                FaultProxy.Armed armed = proxy.arm(faults[random.nextInt(faults.length)],
+                        patterns[random.nextInt(patterns.length)], hold);
+                if (hold && armed.awaitFired(300)) {
+                    Thread.sleep(100 + random.nextInt(500));
+                    proxy.release();
+                }
+            } else if (what == 7) {
+                proxy.cutAll();
+            } else {
+                proxy.refuse(true);
+                proxy.cutAll();
+                Thread.sleep(100 + random.nextInt(400));
+                proxy.refuse(false);
+            }
+        }
+        proxy.disarmAll();
+        proxy.refuse(false);
+        proxy.release();
+    }
+
+    /**
+     * The long outage, in two parts. A commit's answer is dropped and the database held away for part of the failover
+     * time-out, while writes go on queueing, of every age; once it is back, the next commit (likely of those queued
+     * writes, taken as one batch) has its answer dropped too, and the database is held away again until the oldest of
+     * them have run out their time-out while in doubt, and the younger have not: the situation in-doubt resolution
+     * exists for, and the one in which the review of issue #50 found the shifted indexes.
+     */
+    private void longOutage(FaultProxy proxy, SplittableRandom random) throws InterruptedException {
+        long failover = failoverTimeout.toMillis();
+        long away = System.nanoTime();
+        proxy.arm(Fault.DROP_ANSWER, random.nextBoolean() ? "COMMIT" : "WITH commit_row", true).awaitFired(2_000);
+        Thread.sleep((long) (failover * (0.6 + 0.3 * random.nextDouble())));
+        FaultProxy.Armed second = proxy.arm(Fault.DROP_ANSWER, "COMMIT", true);
+        proxy.release();
+        if (second.awaitFired(failover)) {
+            // Back once the writes queued first in the outage have run out their time-out, and not those queued last.
+            long back = away + TimeUnit.MILLISECONDS.toNanos(failover + 200 + random.nextInt(400)) - System.nanoTime();
+            Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(back)));
+        }
+        proxy.disarmAll();
+        proxy.release();
+    }
+
+    /**
+     * Writer "A" thread {@code thread}: up to {@link #inFlightPerThread} writes at once, each of its own key (never
+     * two of one key in the queue at once), until {@code writing} ends; then it waits for every answer.
+     */
+    private void writeThroughProxy(WritePath writer, int thread, AtomicBoolean writing, List<Op> ops,
+            ExecutorService threads) {
+        SplittableRandom random = new SplittableRandom(seed * 31 + thread);
+        Set<String> busy = Collections.synchronizedSet(new HashSet<>());
+        List<CompletableFuture<Void>> inFlight = new ArrayList<>();
+        int sequence = 0;
+        while (writing.get()) {
+            inFlight.removeIf(CompletableFuture::isDone);
+            String key = "k" + (thread * KEYS_PER_THREAD + random.nextInt(KEYS_PER_THREAD));
+            if (inFlight.size() >= inFlightPerThread || !busy.add(key)) {
+                pause(2);
+                continue;
+            }
+            pause(random.nextInt(pauseBetweenWrites));
+            String value = "A" + thread + "-" + sequence++;
+            int roll = random.nextInt(100);
+            Kind kind = roll < 50 ? Kind.REPLACE : roll < 78 ? Kind.REJECT : Kind.DELETE;
+            OverwritePolicy policy = kind == Kind.REJECT ? OverwritePolicy.REJECT : OverwritePolicy.REPLACE;
+            int bytes = kind == Kind.DELETE ? -1 : roll % 10 == 0 ? LARGE_BYTES : roll % 10 == 1 ? 64 : -1;
+            WriteRequest request = kind == Kind.DELETE ? WriteRequest.deletion(key) : bytes < 0
+                    ? new WriteRequest(key, EntryKind.TEXT, value, null, policy, now())
+                    : new WriteRequest(key, EntryKind.BYTES, null, SpooledContent.inMemory(content(value, bytes)), policy,
+                            now());
+            String named = kind == Kind.DELETE ? null : bytes < 0 ? value : md5(content(value, bytes));
+            long started = System.nanoTime();
+            CompletableFuture<Boolean> answer = Run.large(request)
+                    ? CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return writer.write(request);
+                        } catch (java.io.IOException e) {
+                            throw new CompletionException(e);
+                        }
+                    }, threads)
+                    : writer.writeAsync(request, threads);
+            inFlight.add(answer.handle((result, failure) -> {
+                ops.add(op("A", key, kind, named, started, result, failure));
+                busy.remove(key);
+                return null;
+            }));
+        }
+        inFlight.forEach(CompletableFuture::join);
+    }
+
+    /** Writer "B" thread {@code thread}: REPLACEs of the keys it shares with the writer under test, one at a time. */
+    private void writeDirectly(Storage direct, int thread, AtomicBoolean writing, List<Op> ops) {
+        SplittableRandom random = new SplittableRandom(seed * 37 + thread);
+        int sequence = 0;
+        while (writing.get()) {
+            String key = "k" + (B_THREADS * random.nextInt(A_THREADS * KEYS_PER_THREAD / B_THREADS) + thread);
+            String value = "B" + thread + "-" + sequence++;
+            long started = System.nanoTime();
+            Boolean result = null;
+            Throwable failure = null;
+            try {
+                result = direct.putText(key, value, OverwritePolicy.REPLACE);
+            } catch (java.io.IOException | RuntimeException e) {
+                failure = e;
+            }
+            ops.add(op("B", key, Kind.REPLACE, value, started, result, failure));
+            pause(2);
+        }
+    }
+
+    static Op op(String server, String key, Kind kind, String value, long started, Boolean result,
+            Throwable failure) {
+        long answered = System.nanoTime();
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                    : failure;
+            String message = String.valueOf(cause.getMessage());
+            return new Op(server, key, kind, value, started, answered, Answer.ERROR,
+                    message.contains("may or may not be stored"));
+        }
+        return new Op(server, key, kind, value, started, answered, result ? Answer.TRUE : Answer.FALSE, false);
+    }
+
+    private static void pause(int millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** {@code length} bytes that begin with {@code value}, so that each write's content is its own. */
+    private static byte[] content(String value, int length) {
+        byte[] bytes = new byte[length];
+        byte[] name = value.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < length; i++) {
+            bytes[i] = i < name.length ? name[i] : (byte) (i * 31);
+        }
+        return bytes;
+    }
+
+    private static String md5(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A trigger that records every row version of {@code table}, in the order the database made them. */
+    static void recordHistory(TestPostgres postgres, String table) throws SQLException {
+        String qualified = postgres.schema() + "." + table;
+        try (Connection connection = postgres.connection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE " + qualified + "_history (seq bigserial PRIMARY KEY, op text, key text,"
+                    + " value text)");
+            statement.execute("CREATE FUNCTION " + qualified + "_record() RETURNS trigger AS $$ BEGIN"
+                    + " IF TG_OP = 'DELETE' THEN INSERT INTO " + qualified + "_history (op, key) VALUES ('delete', OLD.key);"
+                    + " ELSE INSERT INTO " + qualified + "_history (op, key, value) VALUES (lower(TG_OP), NEW.key,"
+                    + " coalesce(NEW.text_value, md5(NEW.bytes_value))); END IF; RETURN NULL; END $$ LANGUAGE plpgsql");
+            statement.execute("CREATE TRIGGER record AFTER INSERT OR UPDATE OR DELETE ON " + qualified
+                    + " FOR EACH ROW EXECUTE FUNCTION " + qualified + "_record()");
+        }
+    }
+
+    static List<HistoryChecker.Event> history(TestPostgres postgres, String table) throws SQLException {
+        List<HistoryChecker.Event> events = new ArrayList<>();
+        try (Connection connection = postgres.connection(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT seq, op, key, value FROM " + postgres.schema() + "."
+                        + table + "_history ORDER BY seq")) {
+            while (rows.next()) {
+                events.add(new HistoryChecker.Event(rows.getLong(1), rows.getString(2), rows.getString(3),
+                        rows.getString(4)));
+            }
+        }
+        return events;
+    }
+}
