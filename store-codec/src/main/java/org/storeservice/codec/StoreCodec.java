@@ -175,10 +175,18 @@ public final class StoreCodec {
             Thread.currentThread().interrupt();
             return CompletableFuture.completedFuture(ErrorPages.internalError());
         }
+        boolean answered = false;
         try {
             answer = dispatch(request, blockingWork);
+            answered = true;
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
+            answered = true;
+        } finally {
+            // An Error (a StackOverflowError, an OutOfMemoryError) leaves without an answer: give the memory back now.
+            if (textHeap > 0 && !answered) {
+                textMemory.release(textHeap);
+            }
         }
         if (textHeap > 0) {
             answer = answer.whenComplete((response, failure) -> textMemory.release(textHeap));

@@ -1,8 +1,10 @@
 package org.storeservice.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.Status;
+import org.storeservice.api.Store;
 import org.storeservice.testkit.wire.QueuingStore;
 
 /**
@@ -78,6 +81,53 @@ class TextMemoryTest {
         store.queued().get(0).complete(Status.SUCCESS);
         assertTrue(Fixture.body(answer.join()).contains(">Success<"), Fixture.body(answer.join()));
         assertEquals(0, codec.textMemoryReserved());
+    }
+
+    @Test
+    void anErrorThrownByTheStoreGivesTheTextMemoryBack() {
+        Store overflowing = new Store() {
+            @Override
+            public Status writeString(String key, String value) {
+                throw new StackOverflowError("the store's");
+            }
+
+            @Override
+            public Status writeBytes(String key, InputStream content) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public boolean writesNeverBlock() {
+                return true; // called right in handleAsync, as a store that answers at once is
+            }
+        };
+        StoreCodec codec = StoreCodec.builder(overflowing).build();
+
+        assertThrows(StackOverflowError.class, () -> codec.handleAsync(largeWriteString("k00"), Runnable::run));
+
+        assertEquals(0, codec.textMemoryReserved(), "nothing kept by a request that ended");
+    }
+
+    @Test
+    void anErrorThrownWhileDecodingGivesTheTextMemoryBack() {
+        StoreCodec codec = StoreCodec.builder(new QueuingStore()).build();
+        InputStream failing = new InputStream() {
+            @Override
+            public int read() {
+                throw new OutOfMemoryError("the test's");
+            }
+        };
+        List<CodecRequest> requests = List.of(
+                Fixture.post(Fixture.PATH, new byte[0]).body(failing).bodyLength(LARGE_BODY)
+                        .header("Content-Type", "text/xml; charset=utf-8")
+                        .header("SOAPAction", "\"" + Fixture.NS + "WriteString\"").build(),
+                Fixture.post(Fixture.PATH + "/WriteString", new byte[0]).body(failing).bodyLength(LARGE_BODY)
+                        .header("Content-Type", "application/x-www-form-urlencoded").build());
+
+        for (CodecRequest request : requests) {
+            assertThrows(OutOfMemoryError.class, () -> codec.handleAsync(request, Runnable::run), request.path());
+            assertEquals(0, codec.textMemoryReserved(), request.path());
+        }
     }
 
     @Test
