@@ -9,6 +9,7 @@ import org.storeservice.codec.http.HttpEndpoint;
 import org.storeservice.codec.metadata.MetadataPages;
 import org.storeservice.codec.soap.SoapEndpoint;
 import org.storeservice.codec.wire.ErrorPages;
+import org.storeservice.codec.wire.Operation;
 
 /**
  * ASMX's protocol selection (wire notes §0, {@code WebServiceHandlerFactory.CoreGetHandler}): the enabled
@@ -111,22 +112,47 @@ final class ProtocolDispatch {
      * write that may block runs on {@code blockingWork} (see {@link StoreCodec#handleAsync}).
      */
     CompletionStage<CodecResponse> dispatch(CodecRequest request, String pathInfo, Executor blockingWork) {
-        Answer last = Answer.NONE;
-        for (Factory factory : factories) {
-            last = factory.answer(request, pathInfo);
-            if (last == Answer.TAKE) {
-                return switch (factory) {
-                    case SOAP -> soap.handle(request, blockingWork);
-                    case HTTP_POST, HTTP_POST_LOCALHOST -> http.handle(request, pathInfo, true, blockingWork);
-                    case HTTP_GET -> http.handle(request, pathInfo, false, blockingWork);
-                    case METADATA -> CompletableFuture.completedFuture(metadataPages.respond(request));
-                };
-            }
+        Factory taking = taking(request, pathInfo);
+        if (taking != null) {
+            return switch (taking) {
+                case SOAP -> soap.handle(request, blockingWork);
+                case HTTP_POST, HTTP_POST_LOCALHOST -> http.handle(request, pathInfo, true, blockingWork);
+                case HTTP_GET -> http.handle(request, pathInfo, false, blockingWork);
+                case METADATA -> CompletableFuture.completedFuture(metadataPages.respond(request));
+            };
         }
+        Answer last = factories.isEmpty() ? Answer.NONE : factories.get(factories.size() - 1).answer(request, pathInfo);
         if (last == Answer.WRONG_VERB) {
             return CompletableFuture.completedFuture(ErrorPages.methodNotAllowed());
         }
         return CompletableFuture.completedFuture(
                 pathInfo.isEmpty() ? ErrorPages.unrecognized() : ErrorPages.unrecognizedPathInfo(pathInfo));
+    }
+
+    /**
+     * The operation {@link #dispatch} will send {@code request} to, as far as its headers and path tell before its body
+     * is read: a SOAP request's SOAPAction or SOAP 1.2 action, an HTTP POST's path; {@code null} when the envelope
+     * decides, for a GET, and for a request no protocol takes.
+     */
+    Operation routedOperation(CodecRequest request, String pathInfo) {
+        Factory taking = taking(request, pathInfo);
+        if (taking == null) {
+            return null;
+        }
+        return switch (taking) {
+            case SOAP -> soap.routedOperation(request);
+            case HTTP_POST, HTTP_POST_LOCALHOST -> HttpEndpoint.routedOperation(pathInfo);
+            case HTTP_GET, METADATA -> null;
+        };
+    }
+
+    /** The first enabled factory that takes {@code request}, or {@code null}: then the last one's answer decides the error. */
+    private Factory taking(CodecRequest request, String pathInfo) {
+        for (Factory factory : factories) {
+            if (factory.answer(request, pathInfo) == Answer.TAKE) {
+                return factory;
+            }
+        }
+        return null;
     }
 }

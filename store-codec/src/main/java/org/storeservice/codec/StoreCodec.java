@@ -11,6 +11,7 @@ import org.storeservice.codec.http.HttpEndpoint;
 import org.storeservice.codec.metadata.MetadataPages;
 import org.storeservice.codec.soap.SoapEndpoint;
 import org.storeservice.codec.wire.ErrorPages;
+import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.XmlReaders;
 
 /**
@@ -166,7 +167,7 @@ public final class StoreCodec {
         CompletionStage<CodecResponse> answer;
         // A larger body may be a large WriteString: it waits for its share of the text memory, on this thread (one
         // that may block, see handleAsync), before its text exists.
-        long textHeap = TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes());
+        long textHeap = textHeap(request);
         try {
             if (textHeap > 0) {
                 textMemory.acquire(textHeap);
@@ -195,6 +196,18 @@ public final class StoreCodec {
             log.error("Failed to answer {}", request, failure);
             return ErrorPages.internalError();
         });
+    }
+
+    /** The text memory {@code request} must reserve before it is decoded ({@link TextMemory#heapFor}). */
+    long textHeap(CodecRequest request) {
+        return TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes(), this::routedOperation);
+    }
+
+    /** The operation {@link #dispatch} sends {@code request} to before its body is read, if its headers or path say. */
+    private Operation routedOperation(CodecRequest request) {
+        return matches(request.path())
+                ? protocolDispatch.routedOperation(request, request.path().substring(endpointPath.length()))
+                : null;
     }
 
     /** The declared Content-Length; -1 if none or not a number. */

@@ -1,6 +1,7 @@
 package org.storeservice.codec;
 
-import java.util.Locale;
+import java.util.function.Function;
+import org.storeservice.codec.wire.Operation;
 
 /**
  * The heap that text values decoded from large bodies may hold together ({@link CodecLimits#textMemoryBytes()}).
@@ -28,10 +29,14 @@ final class TextMemory {
 
     /**
      * The heap {@code request} must reserve before it is decoded: 0 for a body small enough to be answered where it
-     * completed ({@code inlineBodyBytes}), for a request that says it is a WriteBytes (its SOAPAction, its SOAP 1.2
-     * action, its HTTP POST path), and for a body-less method.
+     * completed ({@code inlineBodyBytes}), for a request that routing sends to WriteBytes before its body is read
+     * ({@code routing}: by its SOAPAction, its SOAP 1.2 action, its HTTP POST path), and for a body-less method.
+     *
+     * @param routing the operation routing takes a request to from its headers and path, {@code null} if none or if
+     *     its body decides; asked only of a large body
      */
-    static long heapFor(CodecRequest request, long inlineBodyBytes, long maxRequestBytes) {
+    static long heapFor(CodecRequest request, long inlineBodyBytes, long maxRequestBytes,
+            Function<CodecRequest, Operation> routing) {
         if (!request.method().equals("POST")) {
             return 0;
         }
@@ -39,16 +44,11 @@ final class TextMemory {
         if (length >= 0 && length <= inlineBodyBytes) {
             return 0;
         }
-        if (namesWriteBytes(request.header("SOAPAction")) || namesWriteBytes(request.header("Content-Type"))
-                || request.path().toLowerCase(Locale.ROOT).endsWith("/writebytes")) {
+        if (routing.apply(request) == Operation.WRITE_BYTES) {
             return 0;
         }
         long bounded = length < 0 || length > maxRequestBytes ? maxRequestBytes : length;
         return HEAP_PER_BODY_BYTE * bounded;
-    }
-
-    private static boolean namesWriteBytes(String header) {
-        return header != null && header.contains("WriteBytes");
     }
 
     /** Waits until {@code bytes} fit (or nothing else is reserved), and reserves them. */

@@ -7,13 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.Status;
 import org.storeservice.api.Store;
@@ -31,37 +34,85 @@ class TextMemoryTest {
 
     @Test
     void writeStringsPastTheTextMemoryWaitBeforeTheyAreDecodedUntilEarlierOnesAreAnswered() throws Exception {
-        long capacity = 3 * TextMemory.HEAP_PER_BODY_BYTE * LARGE_BODY; // three large WriteStrings at a time
+        List<CodecRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            requests.add(largeWriteString(String.format("k%02d", i)));
+        }
+        assertDecodedAtMost(3, requests);
+    }
+
+    /**
+     * The gate asks routing, not the headers' text: whatever a header mentions, a request that routing sends to
+     * WriteString (or whose envelope decides) waits, as the one whose SOAP 1.2 Content-Type carried
+     * {@code x-note="not-WriteBytes"} did not.
+     */
+    @Test
+    void largeWriteStringsWaitWhateverTheirHeadersMention() throws Exception {
+        Map<String, Function<String, CodecRequest>> variants = new LinkedHashMap<>();
+        variants.put("SOAP 1.2, a parameter that mentions WriteBytes", key -> soap12(key,
+                "application/soap+xml; charset=utf-8; x-note=\"not-WriteBytes\"").build());
+        variants.put("SOAP 1.2, an action of another namespace", key -> soap12(key,
+                "application/soap+xml; charset=utf-8; action=\"urn:other:WriteBytes\"").build());
+        variants.put("SOAP 1.2, a SOAPAction header it is not routed by", key -> soap12(key,
+                "application/soap+xml; charset=utf-8").header("SOAPAction", "\"" + Fixture.NS + "WriteBytes\"").build());
+        variants.put("SOAP 1.1, an action parameter it is not routed by", key -> {
+            byte[] body = Fixture.soap11(Fixture.writeString(key, VALUE)).getBytes(StandardCharsets.UTF_8);
+            return Fixture.post(Fixture.PATH, body).bodyLength(body.length)
+                    .header("Content-Type", "text/xml; charset=utf-8; action=\"" + Fixture.NS + "WriteBytes\"")
+                    .header("SOAPAction", "\"" + Fixture.NS + "WriteString\"").build();
+        });
+        variants.put("HTTP POST, a SOAPAction header it is not routed by", key -> {
+            byte[] body = ("key=" + key + "&value=" + VALUE).getBytes(StandardCharsets.UTF_8);
+            return Fixture.post(Fixture.PATH + "/WriteString", body).bodyLength(body.length)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("SOAPAction", "WriteBytes").build();
+        });
+        for (Map.Entry<String, Function<String, CodecRequest>> variant : variants.entrySet()) {
+            List<CodecRequest> requests = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                requests.add(variant.getValue().apply(String.format("k%02d", i)));
+            }
+            assertDecodedAtMost(1, requests); // each request wants the whole capacity: room for one
+        }
+    }
+
+    /**
+     * Sends {@code requests} at once, each on a thread of its own, to a codec whose text memory holds {@code atOnce} of
+     * them (all of the same size), and answers one WriteString after another: at no time are more than {@code atOnce}
+     * decoded and unanswered, and every one is answered Success in the end.
+     */
+    private static void assertDecodedAtMost(int atOnce, List<CodecRequest> requests) throws Exception {
+        long capacity = atOnce * TextMemory.HEAP_PER_BODY_BYTE * requests.get(0).bodyLength();
         QueuingStore store = new QueuingStore();
         StoreCodec codec = StoreCodec.builder(store)
                 .limits(CodecLimits.builder().textMemoryBytes(capacity).build()).build();
-        int clients = 8;
+        int clients = requests.size();
+        String what = requests.get(0).path() + " " + requests.get(0).header("Content-Type");
         ExecutorService threads = Executors.newFixedThreadPool(clients);
         try {
             List<Future<CodecResponse>> answers = new ArrayList<>();
-            for (int i = 0; i < clients; i++) {
-                CodecRequest request = largeWriteString(String.format("k%02d", i));
+            for (CodecRequest request : requests) {
                 // Each on a thread that may block, as a server runs a body too large to answer inline.
                 answers.add(threads.submit(() -> codec.handleAsync(request, Runnable::run).toCompletableFuture().get()));
             }
-            awaitTrue(() -> store.queued().size() == 3, "three WriteStrings reach the store");
-            awaitTrue(() -> waitingThreads() == clients - 3, "the other five wait for text memory");
-            assertEquals(3, store.queued().size(), "none past the text memory reaches the store");
-            assertEquals(capacity, codec.textMemoryReserved());
+            awaitTrue(() -> store.queued().size() == atOnce, atOnce + " WriteStrings reach the store: " + what);
+            awaitTrue(() -> waitingThreads() == clients - atOnce, "the others wait for text memory: " + what);
+            assertEquals(atOnce, store.queued().size(), "none past the text memory reaches the store: " + what);
+            assertEquals(capacity, codec.textMemoryReserved(), what);
 
             int completed = 0;
             while (completed < clients) {
                 int reached = completed + 1;
-                awaitTrue(() -> store.queued().size() >= reached, "the next WriteString reaches the store");
-                assertTrue(store.queued().size() <= completed + 3,
-                        "at most three unanswered: " + store.queued().size() + " after " + completed + " answers");
+                awaitTrue(() -> store.queued().size() >= reached, "the next WriteString reaches the store: " + what);
+                assertTrue(store.queued().size() <= completed + atOnce, "at most " + atOnce + " unanswered: "
+                        + store.queued().size() + " after " + completed + " answers: " + what);
                 store.queued().get(completed).complete(Status.SUCCESS);
                 completed++;
             }
             for (Future<CodecResponse> answer : answers) {
-                assertTrue(Fixture.body(answer.get(10, TimeUnit.SECONDS)).contains(">Success<"));
+                assertTrue(Fixture.body(answer.get(10, TimeUnit.SECONDS)).contains("Success<"), what);
             }
-            assertEquals(0, codec.textMemoryReserved(), "every reservation given back");
+            assertEquals(0, codec.textMemoryReserved(), "every reservation given back: " + what);
         } finally {
             store.queued().forEach(write -> write.complete(Status.ERROR));
             threads.shutdownNow();
@@ -132,32 +183,53 @@ class TextMemoryTest {
 
     @Test
     void onlyLargeBodiesThatMayBeWriteStringsReserve() {
-        long inline = 128 * 1024;
         long max = 8L << 20;
+        StoreCodec codec = StoreCodec.builder(new QueuingStore())
+                .limits(CodecLimits.builder().maxRequestBytes(max).build()).build();
+        long inline = CodecLimits.DEFAULT_SPOOL_MEMORY_BYTES * 4L / 3;
         byte[] large = new byte[(int) inline + 1];
-        assertEquals(TextMemory.HEAP_PER_BODY_BYTE * large.length,
-                TextMemory.heapFor(Fixture.post(Fixture.PATH, large).bodyLength(large.length).build(), inline, max),
+        long heap = TextMemory.HEAP_PER_BODY_BYTE * large.length;
+        assertEquals(heap, codec.textHeap(Fixture.post(Fixture.PATH, large).bodyLength(large.length).build()),
                 "a large SOAP body without an action");
-        assertEquals(TextMemory.HEAP_PER_BODY_BYTE * large.length,
-                TextMemory.heapFor(Fixture.soap11Post("WriteString", "x").bodyLength(large.length).build(), inline, max));
+        assertEquals(heap, codec.textHeap(Fixture.soap11Post("WriteString", "x").bodyLength(large.length).build()));
         assertEquals(TextMemory.HEAP_PER_BODY_BYTE * max,
-                TextMemory.heapFor(Fixture.post(Fixture.PATH + "/WriteString", "x").build(), inline, max),
+                codec.textHeap(Fixture.post(Fixture.PATH + "/WriteString", "x").build()),
                 "no length known: the largest body the codec accepts");
-        assertEquals(TextMemory.HEAP_PER_BODY_BYTE * large.length, TextMemory.heapFor(
-                Fixture.post(Fixture.PATH, "x").header("Content-Length", Integer.toString(large.length)).build(),
-                inline, max), "the declared Content-Length when the adapter gives none");
+        assertEquals(heap, codec.textHeap(
+                Fixture.post(Fixture.PATH, "x").header("Content-Length", Integer.toString(large.length)).build()),
+                "the declared Content-Length when the adapter gives none");
+        assertEquals(heap, codec.textHeap(Fixture.post(Fixture.PATH, "x").bodyLength(large.length)
+                .header("Content-Type", "text/xml; action=\"" + Fixture.NS + "WriteBytes\"")
+                .header("SOAPAction", Fixture.NS + "WriteString").build()),
+                "SOAP 1.1 is routed by its SOAPAction alone");
+        assertEquals(heap, codec.textHeap(Fixture.soap12Post("x").bodyLength(large.length)
+                .header("SOAPAction", Fixture.NS + "WriteBytes").build()),
+                "SOAP 1.2 is routed by its action parameter alone");
+        assertEquals(heap, codec.textHeap(Fixture.post(Fixture.PATH, "x").bodyLength(large.length)
+                .header("Content-Type", "application/soap+xml; action=\"urn:other:WriteBytes\"").build()),
+                "an action of another namespace: the envelope decides");
+        assertEquals(heap, codec.textHeap(Fixture.post(Fixture.PATH + "/writebytes", "x").bodyLength(large.length)
+                .build()), "HTTP POST names an operation case-sensitively");
 
-        assertEquals(0, TextMemory.heapFor(Fixture.post(Fixture.PATH, "x").bodyLength(inline).build(), inline, max),
+        assertEquals(0, codec.textHeap(Fixture.post(Fixture.PATH, "x").bodyLength(inline).build()),
                 "a body answered inline");
-        assertEquals(0, TextMemory.heapFor(Fixture.soap11Post("WriteBytes", "x").bodyLength(large.length).build(),
-                inline, max), "SOAP 1.1 WriteBytes");
-        assertEquals(0, TextMemory.heapFor(Fixture.post(Fixture.PATH, "x").bodyLength(large.length)
+        assertEquals(0, codec.textHeap(Fixture.soap11Post("WriteBytes", "x").bodyLength(large.length).build()),
+                "SOAP 1.1 WriteBytes");
+        assertEquals(0, codec.textHeap(Fixture.post(Fixture.PATH, "x").bodyLength(large.length)
+                .header("Content-Type", "text/xml").header("SOAPAction", "http%3A%2F%2Ftempuri.org%2FWriteBytes").build()),
+                "SOAP 1.1 WriteBytes, its action URL-encoded as routing decodes it");
+        assertEquals(0, codec.textHeap(Fixture.post(Fixture.PATH, "x").bodyLength(large.length)
                 .header("Content-Type", "application/soap+xml; charset=utf-8; action=\"http://tempuri.org/WriteBytes\"")
-                .build(), inline, max), "SOAP 1.2 WriteBytes");
-        assertEquals(0, TextMemory.heapFor(Fixture.post(Fixture.PATH + "/WriteBytes", "x").bodyLength(large.length)
-                .build(), inline, max), "HTTP POST WriteBytes");
-        assertEquals(0, TextMemory.heapFor(Fixture.get(Fixture.PATH + "/WriteString", "key=k&value=v").build(),
-                inline, max), "HTTP GET has no body");
+                .build()), "SOAP 1.2 WriteBytes");
+        assertEquals(0, codec.textHeap(Fixture.post(Fixture.PATH + "/WriteBytes", "x").bodyLength(large.length)
+                .build()), "HTTP POST WriteBytes");
+        assertEquals(0, codec.textHeap(Fixture.get(Fixture.PATH + "/WriteString", "key=k&value=v").build()),
+                "HTTP GET has no body");
+    }
+
+    private static CodecRequest.Builder soap12(String key, String contentType) {
+        byte[] body = Fixture.soap12(Fixture.writeString(key, VALUE)).getBytes(StandardCharsets.UTF_8);
+        return Fixture.post(Fixture.PATH, body).bodyLength(body.length).header("Content-Type", contentType);
     }
 
     private static CodecRequest largeWriteString(String key) {

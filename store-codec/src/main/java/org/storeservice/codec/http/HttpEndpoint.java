@@ -49,7 +49,7 @@ public final class HttpEndpoint {
             Executor blockingWork) {
         HttpCall call;
         try {
-            Operation operation = operation(pathInfo.substring(1));
+            Operation operation = operation(pathInfo);
             call = post
                     ? postDecoder.decode(operation, request.header("Content-Type"),
                             RequestBody.of(request, limits.maxRequestBytes()))
@@ -80,12 +80,21 @@ public final class HttpEndpoint {
         return encoder.error(new HttpError(ErrorPages.UNABLE_TO_PROCESS + cause.getMessage()));
     }
 
-    /** The operation named {@code name}, case-sensitively, or ASMX's error for a wrong name. */
-    private static Operation operation(String name) throws HttpError {
-        Operation operation = Operation.byWireName(name);
+    /**
+     * The operation {@code pathInfo} ({@code /WriteString}) names, as {@link #handle} routes it: case-sensitively;
+     * {@code null} for none.
+     */
+    public static Operation routedOperation(String pathInfo) {
+        return Operation.byWireName(pathInfo.substring(1));
+    }
+
+    /** The operation {@code pathInfo} names, or ASMX's error for a wrong name. */
+    private static Operation operation(String pathInfo) throws HttpError {
+        Operation operation = routedOperation(pathInfo);
         if (operation != null) {
             return operation;
         }
+        String name = pathInfo.substring(1);
         for (Operation candidate : Operation.values()) {
             if (candidate.wireName().equalsIgnoreCase(name)) {
                 throw new HttpError("Invalid method name '" + name + "',  method names are case sensitive.   "

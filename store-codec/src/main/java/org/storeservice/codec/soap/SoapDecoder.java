@@ -80,17 +80,10 @@ final class SoapDecoder {
         if (!base.equals(SoapVersion.SOAP_11.mediaType()) && !base.equals(SoapVersion.SOAP_12.mediaType())) {
             throw SoapFault.unsupportedMediaType(guessed, contentType);
         }
-        String action;
-        if (guessed == SoapVersion.SOAP_11) {
-            action = UrlDecoding.decode(stripQuotes(soapAction), StandardCharsets.UTF_8);
-            if (!operationsByAction.containsKey(action)) {
-                throw new SoapFault(guessed, FaultCode.CLIENT, 500,
-                        "Server did not recognize the value of HTTP Header SOAPAction: " + action + ".");
-            }
-        } else {
-            String parameter = ContentType.parameter(contentType, "action");
-            // Soap12ServerProtocolHelper.RouteRequest treats an empty action as none (wire notes §2)
-            action = parameter == null || parameter.isEmpty() ? null : UrlDecoding.decode(parameter, StandardCharsets.UTF_8);
+        String action = action(guessed, contentType, soapAction);
+        if (guessed == SoapVersion.SOAP_11 && !operationsByAction.containsKey(action)) {
+            throw new SoapFault(guessed, FaultCode.CLIENT, 500,
+                    "Server did not recognize the value of HTTP Header SOAPAction: " + action + ".");
         }
         Operation routed = action == null ? null : operationsByAction.get(action);
         Charset charset = ContentType.charset(contentType);
@@ -111,6 +104,28 @@ final class SoapDecoder {
             call.close();
             throw e;
         }
+    }
+
+    /**
+     * The operation the headers route a request to before its envelope is read, as {@link #decode} routes it; {@code null}
+     * when the envelope's element decides (no action, or one of no operation's), or for a SOAP 1.1 action no operation has.
+     */
+    Operation routedOperation(String contentType, String soapAction) {
+        String action = action(guessVersion(contentType, soapAction), contentType, soapAction);
+        return action == null ? null : operationsByAction.get(action);
+    }
+
+    /**
+     * The action ASMX routes by (wire notes §1–2): for SOAP 1.1 the SOAPAction header, for SOAP 1.2 the Content-Type's
+     * {@code action} parameter ({@code null} if none or empty), URL-decoded.
+     */
+    private static String action(SoapVersion guessed, String contentType, String soapAction) {
+        if (guessed == SoapVersion.SOAP_11) {
+            return UrlDecoding.decode(stripQuotes(soapAction), StandardCharsets.UTF_8);
+        }
+        String parameter = ContentType.parameter(contentType, "action");
+        // Soap12ServerProtocolHelper.RouteRequest treats an empty action as none (wire notes §2)
+        return parameter == null || parameter.isEmpty() ? null : UrlDecoding.decode(parameter, StandardCharsets.UTF_8);
     }
 
     /** ASMX strips quotes only when the value both starts and ends with one. */

@@ -74,6 +74,14 @@ public final class SoapEndpoint {
     }
 
     /**
+     * The operation {@code request}'s headers route it to, before its envelope is read (its SOAPAction, or its SOAP 1.2
+     * action); {@code null} when the envelope decides.
+     */
+    public Operation routedOperation(CodecRequest request) {
+        return decoder.routedOperation(request.header("Content-Type"), request.header("SOAPAction"));
+    }
+
+    /**
      * Answers a SOAP request: decodes it on this thread; then a WriteString goes to the store's
      * {@link Store#writeStringAsync}, and a WriteBytes, whose content the store reads from the document as it is
      * decoded, to its {@link Store#writeBytesAsync}. Never completes exceptionally for anything the client sent.
