@@ -95,6 +95,15 @@ public final class CodecLimits {
     public static final long DEFAULT_TEXT_MEMORY_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
     /**
+     * Default longest wait for the {@linkplain #DEFAULT_TEXT_MEMORY_BYTES text memory}, 30 s (as long as a PostgreSQL
+     * write waits for a failover by default, so the writes ahead, waiting out a failover, can make room). Requests wait
+     * in the order they arrived; one still without room then is answered {@code 503 Service Unavailable}, the server's
+     * answer when it has no thread free, and not decoded. Stops clients that keep the text memory full (or a fault that
+     * keeps it so) from parking a server thread per request for ever.
+     */
+    public static final long DEFAULT_TEXT_MEMORY_WAIT_MILLIS = 30_000;
+
+    /**
      * Default longest query string, in chars: {@link Integer#MAX_VALUE}, i.e. no limit of ASP.NET's kind. The
      * server's own request-line limit (Jetty's and Tomcat's 8 KiB head) already bounds memory, and ASP.NET's
      * {@code maxQueryStringLength} (2,048) is usually raised together with IIS's {@code maxQueryString} for HTTP
@@ -117,6 +126,7 @@ public final class CodecLimits {
     private final int bodyMemoryBytes;
     private final long bodyMemoryBudgetBytes;
     private final long textMemoryBytes;
+    private final long textMemoryWaitMillis;
     private final int maxQueryStringLength;
 
     private CodecLimits(Builder builder) {
@@ -131,6 +141,7 @@ public final class CodecLimits {
         this.bodyMemoryBytes = builder.bodyMemoryBytes;
         this.bodyMemoryBudgetBytes = builder.bodyMemoryBudgetBytes;
         this.textMemoryBytes = builder.textMemoryBytes;
+        this.textMemoryWaitMillis = builder.textMemoryWaitMillis;
         this.maxQueryStringLength = builder.maxQueryStringLength;
     }
 
@@ -202,6 +213,11 @@ public final class CodecLimits {
         return textMemoryBytes;
     }
 
+    /** Longest a request waits for the text memory, in milliseconds, before it is answered 503. */
+    public long textMemoryWaitMillis() {
+        return textMemoryWaitMillis;
+    }
+
     /** Longest accepted query string ({@link CodecRequest#rawQuery()}), in chars. */
     public int maxQueryStringLength() {
         return maxQueryStringLength;
@@ -215,7 +231,7 @@ public final class CodecLimits {
                 + ", maxElementCount=" + maxElementCount + ", maxParameterNames=" + maxParameterNames
                 + ", spoolMemoryBytes=" + spoolMemoryBytes + ", bodyMemoryBytes=" + bodyMemoryBytes
                 + ", bodyMemoryBudgetBytes=" + bodyMemoryBudgetBytes + ", textMemoryBytes=" + textMemoryBytes
-                + ", maxQueryStringLength=" + maxQueryStringLength + '}';
+                + ", textMemoryWaitMillis=" + textMemoryWaitMillis + ", maxQueryStringLength=" + maxQueryStringLength + '}';
     }
 
     /** Builds {@link CodecLimits}; starts from the defaults. Not thread-safe. */
@@ -231,6 +247,7 @@ public final class CodecLimits {
         private int bodyMemoryBytes = DEFAULT_BODY_MEMORY_BYTES;
         private long bodyMemoryBudgetBytes = DEFAULT_BODY_MEMORY_BUDGET_BYTES;
         private long textMemoryBytes = DEFAULT_TEXT_MEMORY_BYTES;
+        private long textMemoryWaitMillis = DEFAULT_TEXT_MEMORY_WAIT_MILLIS;
         private int maxQueryStringLength = DEFAULT_MAX_QUERY_STRING_LENGTH;
 
         private Builder() {
@@ -249,6 +266,7 @@ public final class CodecLimits {
             bodyMemoryBytes = limits.bodyMemoryBytes;
             bodyMemoryBudgetBytes = limits.bodyMemoryBudgetBytes;
             textMemoryBytes = limits.textMemoryBytes;
+            textMemoryWaitMillis = limits.textMemoryWaitMillis;
             maxQueryStringLength = limits.maxQueryStringLength;
         }
 
@@ -331,6 +349,15 @@ public final class CodecLimits {
                 throw new IllegalArgumentException("textMemoryBytes must not be negative: " + textMemoryBytes);
             }
             this.textMemoryBytes = textMemoryBytes;
+            return this;
+        }
+
+        /** @see #DEFAULT_TEXT_MEMORY_WAIT_MILLIS */
+        public Builder textMemoryWaitMillis(long textMemoryWaitMillis) {
+            if (textMemoryWaitMillis < 0) {
+                throw new IllegalArgumentException("textMemoryWaitMillis must not be negative: " + textMemoryWaitMillis);
+            }
+            this.textMemoryWaitMillis = textMemoryWaitMillis;
             return this;
         }
 

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.Store;
@@ -38,6 +39,7 @@ public final class StoreCodec {
     private final ProtocolDispatch protocolDispatch;
     private final BodyMemoryBudget bodyMemoryBudget;
     private final TextMemory textMemory;
+    private final long textMemoryWaitNanos;
     /** The longest body answered without blocking the calling thread (see {@link #handleAsync}). */
     private final long inlineBodyBytes;
     /** Told of every answer; {@code null} for none, and then no clock is read. */
@@ -56,6 +58,7 @@ public final class StoreCodec {
                 new MetadataPages(namespace, endpointPath, protocols, builder.wsdl));
         this.bodyMemoryBudget = new BodyMemoryBudget(limits.bodyMemoryBudgetBytes());
         this.textMemory = new TextMemory(limits.textMemoryBytes());
+        this.textMemoryWaitNanos = TimeUnit.MILLISECONDS.toNanos(limits.textMemoryWaitMillis());
         this.inlineBodyBytes = limits.spoolMemoryBytes() * 4L / 3;
         this.observer = builder.observer;
     }
@@ -76,6 +79,11 @@ public final class StoreCodec {
     /** The text memory's bytes reserved now: 0 once every request that took some was answered. */
     long textMemoryReserved() {
         return textMemory.reserved();
+    }
+
+    /** The requests waiting for text memory now. */
+    int textMemoryWaiting() {
+        return textMemory.waiting();
     }
 
     public CodecLimits limits() {
@@ -166,11 +174,12 @@ public final class StoreCodec {
     private CompletionStage<CodecResponse> answer(CodecRequest request, Executor blockingWork) {
         CompletionStage<CodecResponse> answer;
         // A larger body may be a large WriteString: it waits for its share of the text memory, on this thread (one
-        // that may block, see handleAsync), before its text exists.
+        // that may block, see handleAsync), before its text exists; after textMemoryWaitMillis it is answered 503.
         long textHeap = textHeap(request);
         try {
-            if (textHeap > 0) {
-                textMemory.acquire(textHeap);
+            if (textHeap > 0 && !textMemory.acquire(textHeap, textMemoryWaitNanos)) {
+                log.warn("No text memory for {} within {} ms: answered 503", request, limits.textMemoryWaitMillis());
+                return CompletableFuture.completedFuture(ErrorPages.serviceUnavailable());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,5 +1,8 @@
 package org.storeservice.codec;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.storeservice.codec.wire.Operation;
 
@@ -10,7 +13,8 @@ import org.storeservice.codec.wire.Operation;
  * whose body is too large to be answered on a thread that must not block, and that may be a WriteString, waits here
  * before it is decoded until {@link #HEAP_PER_BODY_BYTE} bytes per body byte fit, and gives them back once answered:
  * however many clients send large WriteStrings at once (or while the database is away), their values hold at most
- * this much heap. A request wanting more than the whole goes alone. Thread-safe.
+ * this much heap. A request wanting more than the whole goes alone. Requests are let in in the order they arrived,
+ * and each waits at most {@link CodecLimits#textMemoryWaitMillis()}. Thread-safe.
  */
 final class TextMemory {
     /**
@@ -22,6 +26,8 @@ final class TextMemory {
     private final long capacity;
     /** Guarded by this. */
     private long reserved;
+    /** The requests waiting, in arrival order: only the first may take what is free. Guarded by this. */
+    private final Deque<Object> waiting = new ArrayDeque<>();
 
     TextMemory(long capacity) {
         this.capacity = capacity;
@@ -51,12 +57,39 @@ final class TextMemory {
         return HEAP_PER_BODY_BYTE * bounded;
     }
 
-    /** Waits until {@code bytes} fit (or nothing else is reserved), and reserves them. */
-    synchronized void acquire(long bytes) throws InterruptedException {
-        while (reserved > 0 && reserved + bytes > capacity) {
-            wait();
+    /**
+     * Reserves {@code bytes} once they fit (or nothing else is reserved) and every request that came before has been
+     * let in; gives up after {@code timeoutNanos}.
+     *
+     * @return whether they were reserved: if not, nothing is
+     */
+    synchronized boolean acquire(long bytes, long timeoutNanos) throws InterruptedException {
+        if (waiting.isEmpty() && fits(bytes)) {
+            reserved += bytes;
+            return true;
         }
-        reserved += bytes;
+        Object turn = new Object();
+        waiting.addLast(turn);
+        try {
+            long deadline = System.nanoTime() + timeoutNanos;
+            while (waiting.peekFirst() != turn || !fits(bytes)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            reserved += bytes;
+            return true;
+        } finally {
+            // Let in or given up: either way the next in line may go now.
+            waiting.remove(turn);
+            notifyAll();
+        }
+    }
+
+    private boolean fits(long bytes) {
+        return reserved == 0 || reserved + bytes <= capacity;
     }
 
     synchronized void release(long bytes) {
@@ -67,5 +100,10 @@ final class TextMemory {
     /** The bytes reserved now: 0 once every gated request was answered. */
     synchronized long reserved() {
         return reserved;
+    }
+
+    /** The requests waiting now. */
+    synchronized int waiting() {
+        return waiting.size();
     }
 }

@@ -105,9 +105,11 @@ class LimitsTest {
         assertThrows(IllegalArgumentException.class, () -> CodecLimits.builder().maxRequestBytes(-1));
         assertThrows(IllegalArgumentException.class, () -> CodecLimits.builder().maxElementDepth(3));
         assertThrows(IllegalArgumentException.class, () -> CodecLimits.builder().maxElementCount(4));
-        CodecLimits custom = CodecLimits.builder().maxTextLength(7).maxParameterNames(9).build();
+        assertThrows(IllegalArgumentException.class, () -> CodecLimits.builder().textMemoryWaitMillis(-1));
+        CodecLimits custom = CodecLimits.builder().maxTextLength(7).maxParameterNames(9).textMemoryWaitMillis(11).build();
         assertEquals(7, custom.toBuilder().build().maxTextLength());
         assertEquals(9, custom.toBuilder().build().maxParameterNames());
+        assertEquals(11, custom.toBuilder().build().textMemoryWaitMillis());
         assertTrue(custom.toString().contains("maxTextLength=7"));
     }
 

@@ -1,6 +1,7 @@
 package org.storeservice.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,6 +30,8 @@ import org.storeservice.testkit.wire.QueuingStore;
  * small bodies and WriteBytes never wait.
  */
 class TextMemoryTest {
+    /** A wait that never runs out in a test: a test that ends it does so on purpose. */
+    private static final long FOREVER = TimeUnit.MINUTES.toNanos(10);
     private static final String VALUE = "v".repeat(200 * 1024);
     private static final long LARGE_BODY = Fixture.soap11(Fixture.writeString("k00", VALUE))
             .getBytes(StandardCharsets.UTF_8).length;
@@ -96,7 +100,7 @@ class TextMemoryTest {
                 answers.add(threads.submit(() -> codec.handleAsync(request, Runnable::run).toCompletableFuture().get()));
             }
             awaitTrue(() -> store.queued().size() == atOnce, atOnce + " WriteStrings reach the store: " + what);
-            awaitTrue(() -> waitingThreads() == clients - atOnce, "the others wait for text memory: " + what);
+            awaitTrue(() -> codec.textMemoryWaiting() == clients - atOnce, "the others wait for text memory: " + what);
             assertEquals(atOnce, store.queued().size(), "none past the text memory reaches the store: " + what);
             assertEquals(capacity, codec.textMemoryReserved(), what);
 
@@ -132,6 +136,111 @@ class TextMemoryTest {
         store.queued().get(0).complete(Status.SUCCESS);
         assertTrue(Fixture.body(answer.join()).contains(">Success<"), Fixture.body(answer.join()));
         assertEquals(0, codec.textMemoryReserved());
+    }
+
+    @Test
+    void aWriteStringThatFindsNoRoomWithinTheWaitIsAnsweredServiceUnavailable() throws Exception {
+        QueuingStore store = new QueuingStore();
+        StoreCodec codec = StoreCodec.builder(store).limits(CodecLimits.builder()
+                .textMemoryBytes(TextMemory.HEAP_PER_BODY_BYTE * LARGE_BODY).textMemoryWaitMillis(1).build()).build();
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try {
+            CompletableFuture<CodecResponse> first = codec.handleAsync(largeWriteString("k00"), Runnable::run)
+                    .toCompletableFuture();
+            assertEquals(1, store.queued().size(), "the first holds all the text memory until answered");
+
+            // On a thread of its own: before the wait was bounded, it waited for ever.
+            CodecResponse second = threads.submit(() -> codec.handleAsync(largeWriteString("k01"), Runnable::run)
+                    .toCompletableFuture().join()).get(60, TimeUnit.SECONDS);
+
+            assertEquals(503, second.status());
+            assertEquals("Service Unavailable", Fixture.body(second));
+            assertEquals("text/plain; charset=utf-8", second.header("Content-Type"));
+            assertEquals(1, store.queued().size(), "not decoded");
+            assertEquals(TextMemory.HEAP_PER_BODY_BYTE * LARGE_BODY, codec.textMemoryReserved(), "the first's alone");
+            store.queued().get(0).complete(Status.SUCCESS);
+            assertTrue(Fixture.body(first.join()).contains(">Success<"));
+            assertEquals(0, codec.textMemoryReserved());
+        } finally {
+            store.queued().forEach(write -> write.complete(Status.ERROR));
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLaterRequestThatWouldFitDoesNotOvertakeAnEarlierOne() throws Exception {
+        TextMemory memory = new TextMemory(10);
+        assertTrue(memory.acquire(6, FOREVER));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> earlier = threads.submit(() -> memory.acquire(6, FOREVER));
+            awaitTrue(() -> memory.waiting() == 1, "the earlier one waits: 6 more do not fit");
+            Future<Boolean> later = threads.submit(() -> memory.acquire(3, FOREVER));
+            awaitTrue(() -> memory.waiting() == 2, "the later one waits behind it, although 3 more fit");
+            assertEquals(6, memory.reserved());
+
+            memory.release(6);
+            assertTrue(earlier.get(60, TimeUnit.SECONDS));
+            assertTrue(later.get(60, TimeUnit.SECONDS));
+            assertEquals(9, memory.reserved());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void waitersAreLetInInTheOrderTheyArrived() throws Exception {
+        TextMemory memory = new TextMemory(10);
+        assertTrue(memory.acquire(10, FOREVER));
+        List<String> letIn = new CopyOnWriteArrayList<>();
+        List<String> names = List.of("a", "b", "c", "d");
+        ExecutorService threads = Executors.newFixedThreadPool(names.size());
+        try {
+            for (String name : names) {
+                int before = memory.waiting();
+                threads.submit(() -> {
+                    memory.acquire(6, FOREVER);
+                    letIn.add(name);
+                    return null;
+                });
+                awaitTrue(() -> memory.waiting() == before + 1, name + " waits");
+            }
+            memory.release(10);
+            for (int i = 0; i < names.size(); i++) {
+                int count = i + 1;
+                awaitTrue(() -> letIn.size() == count, "one more let in");
+                assertEquals(names.subList(0, count), letIn, "one at a time (6 + 6 > 10), first come first served");
+                memory.release(6);
+            }
+            assertEquals(0, memory.reserved());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWaiterThatGivesUpLeavesNothingBehindAndLetsTheNextIn() throws Exception {
+        TextMemory memory = new TextMemory(10);
+        assertTrue(memory.acquire(6, FOREVER));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            assertFalse(threads.submit(() -> memory.acquire(6, TimeUnit.MILLISECONDS.toNanos(1))).get(60, TimeUnit.SECONDS),
+                    "6 more never fit while the 6 are held: it gives up after its wait");
+            assertEquals(6, memory.reserved(), "nothing reserved by the one that gave up");
+            assertEquals(0, memory.waiting());
+
+            Future<Boolean> first = threads.submit(() -> memory.acquire(6, FOREVER));
+            awaitTrue(() -> memory.waiting() == 1, "the first waits");
+            Future<Boolean> second = threads.submit(() -> memory.acquire(3, FOREVER));
+            awaitTrue(() -> memory.waiting() == 2, "the second waits behind it");
+
+            first.cancel(true); // interrupted: it gives up
+            assertTrue(second.get(60, TimeUnit.SECONDS), "the next in line goes once the first gave up");
+            assertEquals(9, memory.reserved());
+            assertEquals(0, memory.waiting());
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test
@@ -237,15 +346,6 @@ class TextMemoryTest {
         return Fixture.post(Fixture.PATH, body).bodyLength(body.length)
                 .header("Content-Type", "text/xml; charset=utf-8")
                 .header("SOAPAction", "\"" + Fixture.NS + "WriteString\"").build();
-    }
-
-    /** Threads of this test's pool parked in {@link TextMemory#acquire}. */
-    private static long waitingThreads() {
-        return Thread.getAllStackTraces().entrySet().stream()
-                .filter(e -> e.getKey().getState() == Thread.State.WAITING)
-                .filter(e -> List.of(e.getValue()).stream().anyMatch(frame ->
-                        frame.getClassName().equals(TextMemory.class.getName()) && frame.getMethodName().equals("acquire")))
-                .count();
     }
 
     /** Polls {@code condition} every 10 ms, for at most 10 s (a bound, not a timing assertion). */

@@ -46,6 +46,18 @@ public final class ErrorPages {
         return page(400, "The length of the query string for this request exceeds the configured maxQueryStringLength value.");
     }
 
+    /**
+     * 503 for a request the server has no room for now (see {@link org.storeservice.codec.CodecLimits#textMemoryWaitMillis()}):
+     * the plain answer the server adapters give when no thread is free for a request, so that clients see one overload
+     * answer.
+     */
+    public static CodecResponse serviceUnavailable() {
+        return CodecResponse.builder(503)
+                .header("Content-Type", "text/plain; charset=utf-8")
+                .body("Service Unavailable".getBytes(StandardCharsets.UTF_8))
+                .build();
+    }
+
     /** 500 for a failure of our own; the details go to the log, not to the client. */
     public static CodecResponse internalError() {
         return page(500, "An error occurred on the server.");
