@@ -207,9 +207,13 @@ public final class StoreCodec {
         });
     }
 
-    /** The text memory {@code request} must reserve before it is decoded ({@link TextMemory#heapFor}). */
+    /**
+     * The text memory {@code request} must reserve before it is decoded ({@link TextMemory#heapFor}): none if routing
+     * sends it to WriteBytes before its body is read (by its SOAPAction, its SOAP 1.2 action, its HTTP POST path).
+     */
     long textHeap(CodecRequest request) {
-        return TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes(), this::routedOperation);
+        long heap = TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes());
+        return heap > 0 && routedOperation(request) == Operation.WRITE_BYTES ? 0 : heap;
     }
 
     /** The operation {@link #dispatch} sends {@code request} to before its body is read, if its headers or path say. */

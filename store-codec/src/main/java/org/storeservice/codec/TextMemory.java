@@ -3,8 +3,6 @@ package org.storeservice.codec;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.storeservice.codec.wire.Operation;
 
 /**
  * The heap that text values decoded from large bodies may hold together ({@link CodecLimits#textMemoryBytes()}).
@@ -13,7 +11,7 @@ import org.storeservice.codec.wire.Operation;
  * whose body is too large to be answered on a thread that must not block, and that may be a WriteString, waits here
  * before it is decoded until {@link #HEAP_PER_BODY_BYTE} bytes per body byte fit, and gives them back once answered:
  * however many clients send large WriteStrings at once (or while the database is away), their values hold at most
- * this much heap. A request wanting more than the whole goes alone. Requests are let in in the order they arrived,
+ * this much heap. A request wanting more than the whole goes alone. Waiting requests go in the order they arrived,
  * and each waits at most {@link CodecLimits#textMemoryWaitMillis()}. Thread-safe.
  */
 final class TextMemory {
@@ -34,23 +32,16 @@ final class TextMemory {
     }
 
     /**
-     * The heap {@code request} must reserve before it is decoded: 0 for a body small enough to be answered where it
-     * completed ({@code inlineBodyBytes}), for a request that routing sends to WriteBytes before its body is read
-     * ({@code routing}: by its SOAPAction, its SOAP 1.2 action, its HTTP POST path), and for a body-less method.
-     *
-     * @param routing the operation routing takes a request to from its headers and path, {@code null} if none or if
-     *     its body decides; asked only of a large body
+     * The heap {@code request} must reserve before it is decoded if it is a WriteString: 0 for a body small enough to be
+     * answered where it completed ({@code inlineBodyBytes}) and for a body-less method. Whether it may be a WriteString
+     * is routing's to say ({@link StoreCodec#textHeap}).
      */
-    static long heapFor(CodecRequest request, long inlineBodyBytes, long maxRequestBytes,
-            Function<CodecRequest, Operation> routing) {
+    static long heapFor(CodecRequest request, long inlineBodyBytes, long maxRequestBytes) {
         if (!request.method().equals("POST")) {
             return 0;
         }
         long length = request.bodyLength();
         if (length >= 0 && length <= inlineBodyBytes) {
-            return 0;
-        }
-        if (routing.apply(request) == Operation.WRITE_BYTES) {
             return 0;
         }
         long bounded = length < 0 || length > maxRequestBytes ? maxRequestBytes : length;
