@@ -2,7 +2,8 @@ package org.storeservice.codec;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The heap that text values decoded from large bodies may hold together ({@link CodecLimits#textMemoryBytes()}).
@@ -22,10 +23,14 @@ final class TextMemory {
     static final int HEAP_PER_BODY_BYTE = 4;
 
     private final long capacity;
-    /** Guarded by this. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by lock. */
     private long reserved;
-    /** The requests waiting, in arrival order: only the first may take what is free. Guarded by this. */
-    private final Deque<Object> waiting = new ArrayDeque<>();
+    /**
+     * The requests waiting, in arrival order, each by the condition it waits on: only the first may take what is free,
+     * and only it is woken when that changes (not every waiter, as {@code notifyAll} would). Guarded by lock.
+     */
+    private final Deque<Condition> waiting = new ArrayDeque<>();
 
     TextMemory(long capacity) {
         this.capacity = capacity;
@@ -54,28 +59,35 @@ final class TextMemory {
      *
      * @return whether they were reserved: if not, nothing is
      */
-    synchronized boolean acquire(long bytes, long timeoutNanos) throws InterruptedException {
-        if (waiting.isEmpty() && fits(bytes)) {
-            reserved += bytes;
-            return true;
-        }
-        Object turn = new Object();
-        waiting.addLast(turn);
+    boolean acquire(long bytes, long timeoutNanos) throws InterruptedException {
+        lock.lock();
         try {
-            long deadline = System.nanoTime() + timeoutNanos;
-            while (waiting.peekFirst() != turn || !fits(bytes)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+            if (waiting.isEmpty() && fits(bytes)) {
+                reserved += bytes;
+                return true;
             }
-            reserved += bytes;
-            return true;
+            Condition turn = lock.newCondition();
+            waiting.addLast(turn);
+            try {
+                long left = timeoutNanos;
+                while (waiting.peekFirst() != turn || !fits(bytes)) {
+                    if (left <= 0) {
+                        return false;
+                    }
+                    left = turn.awaitNanos(left);
+                }
+                reserved += bytes;
+                return true;
+            } finally {
+                // Let in or given up: if it was first, the next in line may go now.
+                boolean first = waiting.peekFirst() == turn;
+                waiting.remove(turn);
+                if (first) {
+                    wakeFirst();
+                }
+            }
         } finally {
-            // Let in or given up: either way the next in line may go now.
-            waiting.remove(turn);
-            notifyAll();
+            lock.unlock();
         }
     }
 
@@ -83,18 +95,40 @@ final class TextMemory {
         return reserved == 0 || reserved + bytes <= capacity;
     }
 
-    synchronized void release(long bytes) {
-        reserved -= bytes;
-        notifyAll();
+    void release(long bytes) {
+        lock.lock();
+        try {
+            reserved -= bytes;
+            wakeFirst();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void wakeFirst() {
+        Condition first = waiting.peekFirst();
+        if (first != null) {
+            first.signal();
+        }
     }
 
     /** The bytes reserved now: 0 once every gated request was answered. */
-    synchronized long reserved() {
-        return reserved;
+    long reserved() {
+        lock.lock();
+        try {
+            return reserved;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The requests waiting now. */
-    synchronized int waiting() {
-        return waiting.size();
+    int waiting() {
+        lock.lock();
+        try {
+            return waiting.size();
+        } finally {
+            lock.unlock();
+        }
     }
 }
