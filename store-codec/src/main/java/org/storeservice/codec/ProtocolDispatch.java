@@ -130,20 +130,13 @@ final class ProtocolDispatch {
     }
 
     /**
-     * The operation {@link #dispatch} will send {@code request} to, as far as its headers and path tell before its body
-     * is read: a SOAP request's SOAPAction or SOAP 1.2 action, an HTTP POST's path; {@code null} when the envelope
-     * decides, for a GET, and for a request no protocol takes.
+     * Whether {@link #dispatch} will send {@code request} to a WriteBytes that reads its content as a stream, holding no
+     * text of it, as far as its headers tell before its body is read: SOAP's, routed by its SOAPAction or SOAP 1.2
+     * action. An HTTP POST builds its whole form as text first, WriteBytes' content included; the envelope decides
+     * for a SOAP request with no action this codec routes by.
      */
-    Operation routedOperation(CodecRequest request, String pathInfo) {
-        Factory taking = taking(request, pathInfo);
-        if (taking == null) {
-            return null;
-        }
-        return switch (taking) {
-            case SOAP -> soap.routedOperation(request);
-            case HTTP_POST, HTTP_POST_LOCALHOST -> HttpEndpoint.routedOperation(pathInfo);
-            case HTTP_GET, METADATA -> null;
-        };
+    boolean streamsContent(CodecRequest request, String pathInfo) {
+        return taking(request, pathInfo) == Factory.SOAP && soap.routedOperation(request) == Operation.WRITE_BYTES;
     }
 
     /** The first enabled factory that takes {@code request}, or {@code null}: then the last one's answer decides the error. */

@@ -12,7 +12,6 @@ import org.storeservice.codec.http.HttpEndpoint;
 import org.storeservice.codec.metadata.MetadataPages;
 import org.storeservice.codec.soap.SoapEndpoint;
 import org.storeservice.codec.wire.ErrorPages;
-import org.storeservice.codec.wire.Operation;
 import org.storeservice.codec.wire.XmlReaders;
 
 /**
@@ -209,18 +208,13 @@ public final class StoreCodec {
 
     /**
      * The text memory {@code request} must reserve before it is decoded ({@link TextMemory#heapFor}): none if routing
-     * sends it to WriteBytes before its body is read (by its SOAPAction, its SOAP 1.2 action, its HTTP POST path).
+     * sends it to a WriteBytes whose content is streamed (SOAP, by its SOAPAction or SOAP 1.2 action). An HTTP POST
+     * WriteBytes reserves too: its form, content included, is held as text until it is answered.
      */
     long textHeap(CodecRequest request) {
         long heap = TextMemory.heapFor(request, inlineBodyBytes, limits.maxRequestBytes());
-        return heap > 0 && routedOperation(request) == Operation.WRITE_BYTES ? 0 : heap;
-    }
-
-    /** The operation {@link #dispatch} sends {@code request} to before its body is read, if its headers or path say. */
-    private Operation routedOperation(CodecRequest request) {
-        return matches(request.path())
-                ? protocolDispatch.routedOperation(request, request.path().substring(endpointPath.length()))
-                : null;
+        return heap > 0 && matches(request.path()) && protocolDispatch.streamsContent(request,
+                request.path().substring(endpointPath.length())) ? 0 : heap;
     }
 
     /** The declared Content-Length; -1 if none or not a number. */

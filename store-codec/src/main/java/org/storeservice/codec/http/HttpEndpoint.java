@@ -84,7 +84,7 @@ public final class HttpEndpoint {
      * The operation {@code pathInfo} ({@code /WriteString}) names, as {@link #handle} routes it: case-sensitively;
      * {@code null} for none.
      */
-    public static Operation routedOperation(String pathInfo) {
+    private static Operation routedOperation(String pathInfo) {
         return Operation.byWireName(pathInfo.substring(1));
     }
 
