@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * look that saw them, so it fires between the deadline and the deadline plus one look's interval. It only
  * reads Jetty's public, thread-safe counters, so it neither slows nor touches the request path.
  */
-final class HeaderDeadline extends AbstractLifeCycle implements Connection.Listener {
+public final class HeaderDeadline extends AbstractLifeCycle implements Connection.Listener {
     private static final Logger log = LoggerFactory.getLogger(HeaderDeadline.class);
     private static final byte[] REQUEST_TIMEOUT = ("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: 15\r\nConnection: close\r\n\r\nRequest Timeout").getBytes(StandardCharsets.US_ASCII);
@@ -38,7 +38,7 @@ final class HeaderDeadline extends AbstractLifeCycle implements Connection.Liste
     private volatile Scheduler.Task next;
 
     /** A deadline of {@code deadline} from a head's first bytes, checked with {@code scheduler}. */
-    HeaderDeadline(Duration deadline, Scheduler scheduler) {
+    public HeaderDeadline(Duration deadline, Scheduler scheduler) {
         this.deadlineNanos = deadline.toNanos();
         this.intervalNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), deadlineNanos / 4));
         this.scheduler = scheduler;

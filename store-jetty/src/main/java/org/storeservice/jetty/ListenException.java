@@ -11,7 +11,7 @@ public final class ListenException extends IOException {
 
     /** Which of the server's ports could not be opened. */
     public enum Listener {
-        /** The endpoint's port ({@link StoreServer.Builder#port}). */
+        /** The endpoint's port ({@link StoreServer.Builder#port}), or a proxy's in front of it. */
         ENDPOINT,
         /** The plain-HTTP port beside HTTPS ({@link StoreServer.Builder#httpPort}). */
         PLAIN_HTTP,
@@ -23,7 +23,8 @@ public final class ListenException extends IOException {
     private final String host;
     private final int port;
 
-    ListenException(Listener listener, String host, int port, Throwable cause) {
+    /** {@code host}:{@code port}, the port of {@code listener}, could not be bound, for the reason {@code cause} says. */
+    public ListenException(Listener listener, String host, int port, Throwable cause) {
         super("cannot listen on " + host + ":" + port + " (" + listener.name().toLowerCase(java.util.Locale.ROOT)
                 .replace('_', ' ') + " port): " + reason(cause), cause);
         this.listener = listener;

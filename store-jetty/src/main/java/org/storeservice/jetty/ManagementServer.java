@@ -10,16 +10,24 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The management port: health checks and whatever the host adds (metrics), on a Jetty server of its own, so
  * that it has threads of its own (a busy endpoint does not starve the health checks), starts before the
- * endpoint and stops after it (it answers "not ready" through both).
+ * endpoint and stops after it (it answers "not ready" through both). {@link StoreServer} runs one; so can any
+ * other server of a host (the shadow proxy does), with its own readiness.
  */
-final class ManagementServer {
+public final class ManagementServer {
     /** A few threads: scrapes and probes come a few per second at most. */
     private static final int MAX_THREADS = 8;
 
     private final Server jetty;
     private final ServerConnector connector;
 
-    ManagementServer(String host, int port, Supplier<String> notReadyReason, Handler extra) {
+    /**
+     * A management server on {@code host}:{@code port} ({@code 0} for any free port), not yet started.
+     *
+     * @param notReadyReason why the server it reports on is not ready, or {@code null} when it is: what
+     *     {@code /health/ready} answers
+     * @param extra served after the health checks (metrics), or {@code null}
+     */
+    public ManagementServer(String host, int port, Supplier<String> notReadyReason, Handler extra) {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
         threads.setName("store-management");
         jetty = new Server(threads);
@@ -33,16 +41,22 @@ final class ManagementServer {
         jetty.setHandler(extra == null ? health : new Handler.Sequence(health, extra));
     }
 
-    void start() throws Exception {
+    /**
+     * Binds the port and starts.
+     *
+     * @throws ListenException if the port cannot be bound (as the management port)
+     */
+    public void start() throws Exception {
         EndpointConnectors.open(connector, ListenException.Listener.MANAGEMENT); // a busy port is named as this one
         jetty.start();
     }
 
-    void stop() throws Exception {
+    public void stop() throws Exception {
         jetty.stop();
     }
 
-    int port() {
+    /** The port it listens on, once started. */
+    public int port() {
         return connector.getLocalPort();
     }
 }

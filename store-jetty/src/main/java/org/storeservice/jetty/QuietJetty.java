@@ -4,13 +4,16 @@ import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 
-/** What the endpoint's server and the management server share: they say nothing about themselves, and stop when told. */
-final class QuietJetty {
+/**
+ * What every Jetty server of this project shares (the endpoint's, the management port's, the shadow proxy's): they
+ * say nothing about themselves, and stop when told.
+ */
+public final class QuietJetty {
     private QuietJetty() {
     }
 
     /** Makes {@code jetty} stop only when told, and answer what its handlers do not with a bare error page. */
-    static void quiet(Server jetty) {
+    public static void quiet(Server jetty) {
         // Stopping is the host's call (see StoreServer#stop()); Jetty must not register a JVM shutdown hook of its own.
         jetty.setStopAtShutdown(false);
         // Jetty answers what the handlers do not (malformed HTTP, a stop that cuts a request off): with the status
@@ -26,12 +29,12 @@ final class QuietJetty {
     static final long SHUTDOWN_IDLE_TIMEOUT_MILLIS = 100;
 
     /** Makes {@code connector} close idle connections at once when the server stops ({@link #SHUTDOWN_IDLE_TIMEOUT_MILLIS}). */
-    static void closeIdleOnStop(AbstractConnector connector) {
+    public static void closeIdleOnStop(AbstractConnector connector) {
         connector.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT_MILLIS);
     }
 
     /** An HTTP configuration that sends neither {@code Server} nor {@code X-Powered-By}. */
-    static HttpConfiguration httpConfiguration() {
+    public static HttpConfiguration httpConfiguration() {
         HttpConfiguration http = new HttpConfiguration();
         // Say nothing about the software in every response; an attacker needs no version to look up.
         http.setSendServerVersion(false);
