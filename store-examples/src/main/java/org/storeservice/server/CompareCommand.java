@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.server.CaseExchange.Answer;
+import org.storeservice.shadow.HostNormaliser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

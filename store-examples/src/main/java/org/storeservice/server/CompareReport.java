@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.storeservice.shadow.HostNormaliser;
 
 /**
  * The report {@code compare} prints: a header saying what is compared, one line a case as it is answered

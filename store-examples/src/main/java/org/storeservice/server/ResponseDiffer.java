@@ -11,6 +11,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import org.storeservice.server.CaseExchange.Answer;
+import org.storeservice.shadow.ComparisonRules;
+import org.storeservice.shadow.HostNormaliser;
 
 /**
  * Compares the old and the new endpoint's answers to one case: the status code, the {@link #HEADERS} and the body
@@ -18,9 +20,8 @@ import org.storeservice.server.CaseExchange.Answer;
  * Says how they differ in lines for the report: empty when they match.
  */
 final class ResponseDiffer {
-    /** The response headers compared, the only ones: what a client acts on. Server, Date and the like are not. */
-    static final List<String> HEADERS = List.of("Content-Type", "Cache-Control", "Allow", "WWW-Authenticate",
-            "Location", "Content-Location");
+    /** The response headers compared, the only ones: what a client acts on (the shadow proxy compares the same). */
+    static final List<String> HEADERS = ComparisonRules.HEADERS;
     /** The headers that may name the host, normalised like the body. */
     private static final Set<String> LOCATION_HEADERS = Set.of("Location", "Content-Location");
     private static final int CONTEXT_LINES = 2;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.storeservice.server.CaseExchange.Answer;
+import org.storeservice.shadow.HostNormaliser;
 
 /** What {@code compare} counts as a difference, and how it shows one: only the hosts are normalised. */
 class ResponseDifferTest {

@@ -1,0 +1,406 @@
+package org.storeservice.shadow;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.AsyncRequestContent;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.IteratingCallback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client request through the proxy, from its head to the copy queued for the shadow.
+ *
+ * <ol>
+ *   <li><b>Body.</b> Read as it arrives, without a thread waiting, into the one {@link BodyCopy} (memory within the
+ *       proxy's budget, else a temporary file).</li>
+ *   <li><b>What it is.</b> At the endpoint, the {@link RequestClassifier} reads its binding, operation and, for a
+ *       write, its key.</li>
+ *   <li><b>Its turn.</b> A write waits for its key's turn ({@link KeyTurns}): one write of a key at a time.</li>
+ *   <li><b>The primary.</b> Sent once, from the copy, with the client's headers ({@link ForwardedHeaders}). Its answer
+ *       streams to the client as it comes, status line, headers and body as the primary sent them, each chunk
+ *       written before the next is read; the first bytes are kept for the comparison ({@link AnswerCopy}).</li>
+ *   <li><b>The copy.</b> Once the client's answer is complete, the request and the primary's answer are queued for the
+ *       shadow ({@link ShadowQueue}), then the key's turn is given back. A client that went away meanwhile changes
+ *       nothing: the primary's answer is read to its end and the copy queued all the same, so both stores get the
+ *       write.</li>
+ * </ol>
+ *
+ * <p>A body larger than the proxy copies is not held: it streams to the primary as it arrives and is neither read nor
+ * mirrored. The primary failing to answer gets the client {@code 502} ({@code 504} for a time-out), and a write's
+ * key listed: the primary may have applied it.
+ */
+final class Exchange {
+    private static final Logger log = LoggerFactory.getLogger(ShadowProxy.class);
+    /** Response headers that belong to the primary's connection, not to the answer. */
+    private static final Set<String> ONE_HOP = Set.of("connection", "keep-alive", "proxy-connection",
+            "transfer-encoding", "te", "trailer", "upgrade");
+
+    private final Exchanges exchanges;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final Instant time = Instant.now();
+    private final String method;
+    private final String rawPath;
+    private final String rawQuery;
+    private final String decodedPath;
+    private final long declaredLength;
+    /** Whether the client sent a body (Content-Length, even 0, or chunked): the copies send one, with its length. */
+    private final boolean framed;
+    private final List<HttpField> forwarded;
+
+    private BodyCopy copy;
+    private Classification classification = Classification.UNREAD;
+    private boolean atEndpoint;
+    private boolean streamed;
+    private AnswerCopy answer;
+    /** Set once the primary's status and headers were put on the client's response. */
+    private volatile boolean headersCopied;
+    /** Why the client's response could not be written, once it could not; the primary's answer is still read. */
+    private volatile Throwable clientGone;
+
+    Exchange(Exchanges exchanges, Request request, Response response, Callback callback) {
+        this.exchanges = exchanges;
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.method = request.getMethod();
+        this.rawPath = request.getHttpURI().getPath();
+        this.rawQuery = request.getHttpURI().getQuery();
+        String decoded;
+        try {
+            decoded = request.getHttpURI().getDecodedPath();
+        } catch (RuntimeException e) {
+            decoded = null; // a path that does not decode: the primary's to answer, nothing to mirror
+        }
+        this.decodedPath = decoded;
+        this.declaredLength = request.getLength();
+        this.framed = declaredLength >= 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        List<HttpField> headers = exchanges.forwardedHeaders.of(request.getHeaders(),
+                request.getConnectionMetaData().getRemoteSocketAddress());
+        if (declaredLength == 0) {
+            headers.add(new HttpField(HttpHeader.CONTENT_LENGTH, "0")); // sent as the client sent it
+        }
+        this.forwarded = headers;
+    }
+
+    void start() {
+        atEndpoint = decodedPath != null && exchanges.classifier.atEndpoint(decodedPath);
+        if (declaredLength > exchanges.maxBodyBytes) {
+            stream(null);
+            return;
+        }
+        copy = new BodyCopy(exchanges.memory, exchanges.maxBodyBytes, declaredLength);
+        readBody();
+    }
+
+    /** Reads what has arrived of the body into the copy, then asks to be called again; never waits. */
+    private void readBody() {
+        while (true) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                request.demand(this::readBody);
+                return;
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                copy.close();
+                callback.failed(chunk.getFailure()); // the client went away before its request was whole: nothing sent
+                return;
+            }
+            ByteBuffer bytes = chunk.getByteBuffer();
+            if (copy.wouldOverflow(bytes.remaining())) {
+                stream(chunk);
+                return;
+            }
+            boolean last = chunk.isLast();
+            try {
+                copy.append(bytes);
+            } catch (IOException e) {
+                chunk.release();
+                copy.close();
+                log.error("Could not keep a copy of a request body (the temporary file failed); answered 500", e);
+                Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
+                return;
+            }
+            chunk.release();
+            if (last) {
+                bodyComplete();
+                return;
+            }
+        }
+    }
+
+    private void bodyComplete() {
+        if (atEndpoint) {
+            try (InputStream body = copy.openStream()) {
+                classification = exchanges.classifier.classify(method, decodedPath, rawQuery, headerList(), body,
+                        copy.size(), remoteAddress());
+            } catch (IOException | RuntimeException e) {
+                log.warn("Could not read {} {} to mirror it; sent to the primary only", method, rawPath, e);
+                atEndpoint = false;
+            }
+        }
+        if (classification.writes()) {
+            exchanges.turns.take(classification.key(), this::sendToPrimary);
+        } else {
+            sendToPrimary();
+        }
+    }
+
+    private void sendToPrimary() {
+        org.eclipse.jetty.client.Request toPrimary = exchanges.primary.newRequest(method, rawPath, rawQuery, forwarded,
+                exchanges.primaryIdleMillis);
+        if (framed) {
+            try {
+                toPrimary.body(copy.content());
+            } catch (IOException e) {
+                primaryComplete(new Result(toPrimary, e, null));
+                return;
+            }
+        }
+        send(toPrimary);
+    }
+
+    /**
+     * A body larger than the proxy copies: streamed to the primary as it arrives (after what the copy holds so far),
+     * neither read nor mirrored.
+     *
+     * @param pending the chunk that did not fit, or {@code null}
+     */
+    private void stream(Content.Chunk pending) {
+        streamed = true;
+        atEndpoint = false;
+        StreamedBody body = new StreamedBody(framed ? declaredLength : 0);
+        org.eclipse.jetty.client.Request toPrimary = exchanges.primary.newRequest(method, rawPath, rawQuery, forwarded,
+                exchanges.primaryIdleMillis).body(body);
+        send(toPrimary);
+        new BodyStream(body, copy, pending).iterate();
+    }
+
+    private void send(org.eclipse.jetty.client.Request toPrimary) {
+        toPrimary.onResponseHeaders(this::primaryHeaders)
+                .onResponseContentAsync(this::primaryContent)
+                .send(this::primaryComplete);
+    }
+
+    private void primaryHeaders(org.eclipse.jetty.client.Response primary) {
+        answer = new AnswerCopy(exchanges.maxAnswerBytes);
+        answer.head(primary.getStatus(), primary.getHeaders());
+        PrimaryReason.setStatus(response, primary.getStatus(), primary.getReason());
+        HttpFields.Mutable headers = response.getHeaders();
+        for (HttpField field : primary.getHeaders()) {
+            if (!ONE_HOP.contains(field.getLowerCaseName())) {
+                headers.add(field);
+            }
+        }
+        headersCopied = true;
+    }
+
+    /** One chunk of the primary's body: kept for the comparison, written to the client, then the next one asked for. */
+    private void primaryContent(org.eclipse.jetty.client.Response primary, Content.Chunk chunk, Runnable next) {
+        answer.append(chunk.getByteBuffer());
+        if (clientGone != null) {
+            next.run();
+            return;
+        }
+        chunk.retain();
+        response.write(false, chunk.getByteBuffer(), Callback.from(() -> {
+            chunk.release();
+            next.run();
+        }, failure -> {
+            chunk.release();
+            clientGone = failure;
+            next.run();
+        }));
+    }
+
+    private void primaryComplete(Result result) {
+        if (ShadowSender.answered(result) && answer != null) {
+            if (clientGone != null) {
+                finish(clientGone, null);
+                return;
+            }
+            response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(() -> finish(null, null), x -> finish(x, null)));
+            return;
+        }
+        Throwable failure = result.getFailure();
+        String why = ShadowSender.describe(failure);
+        int status = failure instanceof TimeoutException ? HttpStatus.GATEWAY_TIMEOUT_504 : HttpStatus.BAD_GATEWAY_502;
+        exchanges.failures.primaryFailed(method + " " + rawPath, why, status);
+        if (headersCopied || clientGone != null) {
+            finish(failure, why); // the answer was begun: the client's connection is cut, as the primary's was
+            return;
+        }
+        byte[] text = HttpStatus.getMessage(status).getBytes(US_ASCII);
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
+        response.write(true, ByteBuffer.wrap(text), Callback.from(() -> finish(null, why), x -> finish(x, why)));
+    }
+
+    /**
+     * The client's answer is complete (or cannot be): ends the exchange, queues the copy, gives the key's turn back.
+     *
+     * @param clientSide why the client's answer could not be written whole, or {@code null}
+     * @param primaryFailure why the primary gave no answer, or {@code null} if it answered
+     */
+    private void finish(Throwable clientSide, String primaryFailure) {
+        if (clientSide == null) {
+            callback.succeeded();
+        } else {
+            callback.failed(clientSide);
+        }
+        try {
+            if (streamed) {
+                exchanges.reports.notMirrored(classification);
+            } else if (!atEndpoint) {
+                copy.close();
+            } else if (primaryFailure != null) {
+                copy.close();
+                exchanges.reports.primaryFailed(classification, primaryFailure);
+            } else {
+                BodyCopy body = copy;
+                if (!framed) {
+                    copy.close();
+                    body = null;
+                }
+                exchanges.queue.offer(new Mirror(time, classification, method, rawPath, pathSuffix(), rawQuery,
+                        forwarded, body, answer.answer()));
+            }
+        } finally {
+            if (classification.writes()) {
+                exchanges.turns.giveBack(classification.key());
+            }
+        }
+    }
+
+    /** The path below the endpoint, raw where the raw path begins with the endpoint path, else decoded. */
+    private String pathSuffix() {
+        String endpoint = exchanges.primary.endpointPath();
+        if (rawPath.regionMatches(true, 0, endpoint, 0, endpoint.length())) {
+            return rawPath.substring(endpoint.length());
+        }
+        return decodedPath.substring(Math.min(endpoint.length(), decodedPath.length()));
+    }
+
+    private List<Map.Entry<String, String>> headerList() {
+        List<Map.Entry<String, String>> headers = new ArrayList<>(request.getHeaders().size());
+        for (HttpField field : request.getHeaders()) {
+            headers.add(Map.entry(field.getName(), field.getValue() == null ? "" : field.getValue()));
+        }
+        return headers;
+    }
+
+    private String remoteAddress() {
+        return Request.getRemoteAddr(request);
+    }
+
+    /** The body towards the primary when it streams through: the client's framing kept (its length, or chunked). */
+    private static final class StreamedBody extends AsyncRequestContent {
+        private final long length;
+
+        /** @param length the declared length, or -1 for chunked */
+        StreamedBody(long length) {
+            super((String) null);
+            this.length = length;
+        }
+
+        @Override
+        public long getLength() {
+            return length;
+        }
+
+        @Override
+        public String getContentType() {
+            return null; // the client's Content-Type is among the forwarded headers, or there is none
+        }
+    }
+
+    /** Writes to the primary what the copy holds so far, then every chunk as it arrives, each once the last was taken. */
+    private final class BodyStream extends IteratingCallback {
+        private final StreamedBody body;
+        private BodyCopy prefix;
+        private InputStream prefixStream;
+        private Content.Chunk pending;
+        private boolean ended;
+
+        BodyStream(StreamedBody body, BodyCopy prefix, Content.Chunk pending) {
+            this.body = body;
+            this.prefix = prefix;
+            this.pending = pending;
+        }
+
+        @Override
+        protected Action process() throws Exception {
+            if (ended) {
+                return Action.SUCCEEDED;
+            }
+            if (prefix != null) {
+                if (prefixStream == null) {
+                    prefixStream = prefix.openStream();
+                }
+                byte[] bytes = prefixStream.readNBytes(64 * 1024);
+                if (bytes.length > 0) {
+                    body.write(false, ByteBuffer.wrap(bytes), this);
+                    return Action.SCHEDULED;
+                }
+                prefixStream.close();
+                prefix.close();
+                prefix = null;
+            }
+            Content.Chunk chunk = pending;
+            pending = null;
+            if (chunk == null) {
+                chunk = request.read();
+                if (chunk == null) {
+                    request.demand(this::iterate);
+                    return Action.IDLE;
+                }
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                body.fail(chunk.getFailure());
+                return Action.SUCCEEDED;
+            }
+            ended = chunk.isLast();
+            Content.Chunk written = chunk;
+            body.write(ended, chunk.getByteBuffer(), Callback.from(() -> {
+                written.release();
+                succeeded();
+            }, failure -> {
+                written.release();
+                failed(failure);
+            }));
+            return Action.SCHEDULED;
+        }
+
+        @Override
+        protected void onCompleteFailure(Throwable cause) {
+            if (pending != null) {
+                pending.release();
+            }
+            if (prefix != null) {
+                prefix.close();
+            }
+            body.fail(cause);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package org.storeservice.shadow;
+
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * What every {@link Exchange} shares: the primary, the classifier, the key turns, the queue for the shadow, the reports
+ * and the limits. Starts one exchange per client request. Immutable (its parts are thread-safe).
+ */
+final class Exchanges {
+    final Upstream primary;
+    final RequestClassifier classifier;
+    final KeyTurns turns;
+    final ShadowQueue queue;
+    final Reports reports;
+    final CopyMemory memory;
+    final ForwardedHeaders forwardedHeaders;
+    final long maxBodyBytes;
+    final int maxAnswerBytes;
+    final long primaryIdleMillis;
+    final FailureLog failures;
+
+    Exchanges(Upstream primary, RequestClassifier classifier, KeyTurns turns, ShadowQueue queue, Reports reports,
+            CopyMemory memory, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
+            long primaryIdleMillis) {
+        this.primary = primary;
+        this.classifier = classifier;
+        this.turns = turns;
+        this.queue = queue;
+        this.reports = reports;
+        this.memory = memory;
+        this.forwardedHeaders = forwardedHeaders;
+        this.maxBodyBytes = maxBodyBytes;
+        this.maxAnswerBytes = maxAnswerBytes;
+        this.primaryIdleMillis = primaryIdleMillis;
+        this.failures = new FailureLog();
+    }
+
+    void start(Request request, Response response, Callback callback) {
+        new Exchange(this, request, response, callback).start();
+    }
+}

@@ -1,0 +1,565 @@
+package org.storeservice.shadow;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.storeservice.codec.StoreCodec;
+import org.storeservice.jetty.AddressRanges;
+import org.storeservice.jetty.HeaderDeadline;
+import org.storeservice.jetty.ListenException;
+import org.storeservice.jetty.ManagementServer;
+import org.storeservice.jetty.QuietJetty;
+
+/**
+ * A shadow proxy for switching a live service over: every request goes to the primary, and the client gets the
+ * primary's answer as the primary sent it; a copy of each request at the endpoint goes to the shadow afterwards, never
+ * delaying the client, and the two answers are compared.
+ *
+ * <pre>{@code
+ * ShadowProxy proxy = ShadowProxy.builder()
+ *         .port(8080)
+ *         .primary(URI.create("http://old-host/API/Store.asmx"))
+ *         .shadow(URI.create("http://127.0.0.1:8081/API/Store.asmx"))
+ *         .differences(Path.of("differences.jsonl"))
+ *         .build().start();
+ * }</pre>
+ *
+ * <p><b>Both stores in step.</b> Writes of one key go to the primary one at a time, and their copies to the shadow in
+ * the same order, so both services end with the same value for every key whose writes were all mirrored. A write
+ * whose copy was not (the queue full, the shadow failing, the proxy stopping) has its key listed in the dropped-keys
+ * file, to re-sync exactly those keys.
+ *
+ * <p><b>Bounded.</b> Request bodies are held once (in memory within a quarter of the heap, else a temporary file),
+ * up to {@link Builder#maxBodyBytes}; a larger body streams to the primary and is not mirrored. The copies waiting for
+ * the shadow hold at most {@link Builder#queueBytes}; one that does not fit is dropped at once and counted.
+ *
+ * <p><b>Never twice.</b> Each request is sent to the primary once and its copy to the shadow at most once; neither
+ * is ever sent again, whatever fails (a write sent twice could be applied twice).
+ *
+ * <p>Thread-safe. Starts once; after {@link #stop()} it cannot be started again.
+ */
+public final class ShadowProxy implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ShadowProxy.class);
+
+    /** The default largest body copied and mirrored: 16 MiB, above both services' default request limit (4 MiB). */
+    public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
+    /** The default bound on the copies waiting for the shadow: 64 MiB. */
+    public static final long DEFAULT_QUEUE_BYTES = 64L * 1024 * 1024;
+    /** The default number of copies sent to the shadow at once. */
+    public static final int DEFAULT_SHADOW_CONCURRENCY = 16;
+    /** The default time the shadow has to answer a copy. */
+    public static final Duration DEFAULT_SHADOW_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * The default time the primary may be silent during an exchange before the client gets 504: above the 100 s a
+     * .NET proxy class waits by default, so that the client gives up first, as it would without the proxy.
+     */
+    public static final Duration DEFAULT_PRIMARY_TIMEOUT = Duration.ofSeconds(120);
+    /** The default size a differences file may reach before it is rotated: 64 MiB. */
+    public static final long DEFAULT_DIFFERENCES_MAX_BYTES = 64L * 1024 * 1024;
+    /** The default number of rotated differences files kept. */
+    public static final int DEFAULT_DIFFERENCES_FILES = 5;
+    /** The most of an answer kept for the comparison; a longer one is compared by its length and SHA-256. */
+    static final int MAX_ANSWER_BYTES = 1024 * 1024;
+    /** The longest key, request line or body written whole to the differences file; longer ones are cut. */
+    static final int MAX_REPORTED_CHARS = 4096;
+    /** The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it. */
+    static final int MAX_HEAD_BYTES = 64 * 1024;
+
+    private enum State { NEW, SERVING, STOPPING, STOPPED }
+
+    private final Settings settings;
+    private volatile State state = State.NEW;
+    private Server server;
+    private ServerConnector connector;
+    private Upstream primary;
+    private Upstream shadow;
+    private ShadowQueue queue;
+    private Reports reports;
+    private ManagementServer management;
+
+    private ShadowProxy(Settings settings) {
+        this.settings = settings;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens the files, binds the port and starts proxying.
+     *
+     * @return this proxy, started
+     * @throws ListenException if the port or the management port cannot be bound
+     * @throws IOException if the differences or dropped-keys file cannot be opened
+     */
+    public synchronized ShadowProxy start() throws IOException {
+        if (state != State.NEW) {
+            throw new IllegalStateException("ShadowProxy can be started once; it is " + state);
+        }
+        try {
+            reports = new Reports(
+                    settings.differences == null ? null
+                            : new JsonLinesFile(settings.differences, settings.differencesMaxBytes, settings.differencesFiles),
+                    settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys, Long.MAX_VALUE, 0),
+                    settings.observer, MAX_REPORTED_CHARS);
+            if (settings.managementPort >= 0) {
+                management = new ManagementServer(settings.managementHost, settings.managementPort, this::notReadyReason,
+                        settings.managementHandler);
+                management.start();
+            }
+            primary = new Upstream(settings.primary, "store-shadow-primary", 65_536, 200);
+            shadow = new Upstream(settings.shadow, "store-shadow-copies", settings.shadowConcurrency,
+                    Math.max(8, settings.shadowConcurrency));
+            ShadowSender sender = new ShadowSender(shadow, primary.endpointPath(),
+                    new AnswerComparison(settings.primary, settings.shadow), reports,
+                    settings.shadowTimeout.toMillis(), MAX_ANSWER_BYTES);
+            queue = new ShadowQueue(settings.queueBytes, settings.shadowConcurrency, sender::send, this::dropped);
+            sender.queue(queue);
+            primary.start();
+            shadow.start();
+            server = jetty(new Exchanges(primary,
+                    new RequestClassifier(settings.namespace, primary.endpointPath(), settings.maxBodyBytes),
+                    new KeyTurns(), queue, reports, CopyMemory.quarterOfHeap(), new ForwardedHeaders(settings.trustedProxies),
+                    settings.maxBodyBytes, MAX_ANSWER_BYTES, settings.primaryTimeout.toMillis()));
+            try {
+                connector.open(); // before Jetty starts, so that a port that cannot be bound is named
+            } catch (IOException e) {
+                throw new ListenException(ListenException.Listener.ENDPOINT, settings.host, settings.port, e);
+            }
+            server.start();
+            state = State.SERVING;
+        } catch (IOException | RuntimeException e) {
+            abandon();
+            throw e;
+        } catch (Exception e) {
+            abandon();
+            throw new IOException("Could not start the shadow proxy on " + settings.host + ':' + settings.port, e);
+        }
+        log.info("Shadow proxy listening at http://{}:{}{}; primary {}, shadow {}", hostForUrl(settings.host), port(),
+                primary.endpointPath(), settings.primary, settings.shadow);
+        if (management != null) {
+            log.info("Management port {} on {}", management.port(), settings.managementHost);
+        }
+        return this;
+    }
+
+    private Server jetty(Exchanges exchanges) {
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("store-shadow");
+        Server jetty = new Server(threads);
+        QuietJetty.quiet(jetty);
+        jetty.setStopTimeout(settings.stopTimeout.toMillis());
+        HttpConfiguration http = QuietJetty.httpConfiguration();
+        http.setSendDateHeader(false); // the primary's Date goes to the client, not a second one
+        http.setRequestHeaderSize(MAX_HEAD_BYTES);
+        http.setUriCompliance(UriCompliance.UNSAFE); // any path the client sends goes to the primary, to answer itself
+        connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setHost(settings.host);
+        connector.setPort(settings.port);
+        connector.setIdleTimeout(settings.idleTimeout.toMillis());
+        QuietJetty.closeIdleOnStop(connector);
+        connector.addBean(new HeaderDeadline(settings.requestHeadersTimeout, connector.getScheduler()));
+        jetty.addConnector(connector);
+        jetty.setHandler(new GracefulHandler(new ProxyHandler(exchanges)));
+        return jetty;
+    }
+
+    private void dropped(Mirror mirror, String why) {
+        try {
+            reports.dropped(mirror, why);
+        } finally {
+            mirror.close();
+        }
+    }
+
+    private String notReadyReason() {
+        return switch (state) {
+            case SERVING -> null;
+            case NEW -> "starting";
+            default -> "stopping";
+        };
+    }
+
+    /**
+     * Stops: no new connections; the requests in flight are answered (up to the stop timeout); the copies still queued
+     * get up to the stop timeout to reach the shadow, and those left are dropped, their keys listed; then the files are
+     * closed. Harmless to call twice, or before {@link #start()}.
+     *
+     * @return {@code false} if requests in flight or queued copies were cut off (logged)
+     */
+    public boolean stop() {
+        synchronized (this) {
+            if (state == State.STOPPED || state == State.STOPPING) {
+                return true;
+            }
+            if (state == State.NEW) {
+                state = State.STOPPED;
+                return true;
+            }
+            state = State.STOPPING;
+        }
+        boolean clean = true;
+        log.info("Stopping: no new connections; waiting up to {} for requests in flight, then for the copies queued",
+                settings.stopTimeout);
+        try {
+            server.stop();
+        } catch (TimeoutException e) {
+            clean = false;
+            log.warn("Requests still in flight at the stop timeout were cut off");
+        } catch (Exception e) {
+            clean = false;
+            log.warn("Error while stopping the shadow proxy", e);
+        }
+        try {
+            int dropped = queue.stop(settings.stopTimeout);
+            if (dropped > 0) {
+                clean = false;
+                log.warn("{} copies were still queued for the shadow at the stop timeout; the keys of their writes are"
+                        + " listed", dropped);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        }
+        abandon();
+        state = State.STOPPED;
+        log.info("Stopped");
+        return clean;
+    }
+
+    /** Stops what was started and closes what was opened; after a failed start, or at the end of a stop. */
+    private void abandon() {
+        for (AutoCloseable part : new AutoCloseable[] {this::stopJetty, shadow, primary, this::stopManagement, reports}) {
+            if (part == null) {
+                continue;
+            }
+            try {
+                part.close();
+            } catch (Exception e) {
+                log.warn("Error while stopping the shadow proxy", e);
+            }
+        }
+    }
+
+    private void stopJetty() throws Exception {
+        if (server != null && !server.isStopped()) {
+            server.stop();
+        }
+        if (connector != null) {
+            connector.close();
+        }
+    }
+
+    private void stopManagement() throws Exception {
+        if (management != null) {
+            management.stop();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** The port it listens on: the one asked for, or the one the system chose for {@code 0}. */
+    public synchronized int port() {
+        if (state != State.SERVING) {
+            throw new IllegalStateException("ShadowProxy is " + state.name().toLowerCase(Locale.ROOT) + ", not serving");
+        }
+        return connector.getLocalPort();
+    }
+
+    /** The proxy's endpoint URL, {@code http://HOST:PORT} and the primary's endpoint path. */
+    public URI endpointUri() {
+        return URI.create("http://" + hostForUrl(settings.host) + ":" + port() + primary.endpointPath());
+    }
+
+    /** The management port, once started with one. */
+    public synchronized int managementPort() {
+        if (management == null) {
+            throw new IllegalStateException("No management port was configured");
+        }
+        return management.port();
+    }
+
+    /** The copies queued for the shadow or being sent now. */
+    public int queuedCopies() {
+        ShadowQueue q = queue;
+        return q == null ? 0 : q.copies();
+    }
+
+    /** The bytes those copies hold (bodies and the primary's answers), at most {@link Builder#queueBytes}. */
+    public long queuedBytes() {
+        ShadowQueue q = queue;
+        return q == null ? 0 : q.bytes();
+    }
+
+    private static String hostForUrl(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /** The proxy's settings, copied from the builder. */
+    private static final class Settings implements Cloneable {
+        int port = 8080;
+        String host = "127.0.0.1";
+        URI primary;
+        URI shadow;
+        String namespace = StoreCodec.DEFAULT_NAMESPACE;
+        AddressRanges trustedProxies;
+        long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        long queueBytes = DEFAULT_QUEUE_BYTES;
+        int shadowConcurrency = DEFAULT_SHADOW_CONCURRENCY;
+        Duration shadowTimeout = DEFAULT_SHADOW_TIMEOUT;
+        Duration primaryTimeout = DEFAULT_PRIMARY_TIMEOUT;
+        Duration idleTimeout = Duration.ofSeconds(30);
+        Duration requestHeadersTimeout = Duration.ofSeconds(20);
+        Duration stopTimeout = Duration.ofSeconds(10);
+        Path differences;
+        long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
+        int differencesFiles = DEFAULT_DIFFERENCES_FILES;
+        Path droppedKeys;
+        ShadowObserver observer;
+        int managementPort = -1;
+        String managementHost = "127.0.0.1";
+        Handler managementHandler;
+
+        Settings copy() {
+            try {
+                return (Settings) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** Builds a {@link ShadowProxy}; {@link #primary} and {@link #shadow} are required. Not thread-safe. */
+    public static final class Builder {
+        private final Settings settings = new Settings();
+
+        private Builder() {
+        }
+
+        /** The port to listen on; {@code 0} for any free one. Default 8080. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535: " + port);
+            }
+            settings.port = port;
+            return this;
+        }
+
+        /** The address to listen on; default {@code 127.0.0.1}, {@code 0.0.0.0} for every interface. */
+        public Builder host(String host) {
+            settings.host = nonBlank(host, "host");
+            return this;
+        }
+
+        /**
+         * The primary's endpoint URL ({@code http://old-host/API/Store.asmx}): every request goes there, and the client
+         * gets its answer. The proxy serves the same endpoint path.
+         */
+        public Builder primary(URI endpoint) {
+            settings.primary = endpoint(endpoint, "primary");
+            return this;
+        }
+
+        /** The shadow's endpoint URL: the copies go there. */
+        public Builder shadow(URI endpoint) {
+            settings.shadow = endpoint(endpoint, "shadow");
+            return this;
+        }
+
+        /** The service's XML namespace, to read the keys of SOAP writes; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
+        public Builder namespace(String namespace) {
+            settings.namespace = nonBlank(namespace, "namespace");
+            return this;
+        }
+
+        /**
+         * Passes {@code Forwarded} and {@code X-Forwarded-*} on from these senders (a load balancer in front), the
+         * client's address appended to {@code X-Forwarded-For}; from others they are dropped. Default: from nobody.
+         */
+        public Builder trustedProxies(AddressRanges proxies) {
+            settings.trustedProxies = Objects.requireNonNull(proxies, "proxies");
+            return this;
+        }
+
+        /**
+         * The largest request body copied, compared and mirrored, at most 2 GiB; a larger one streams to the primary
+         * only. Set it at least as large as both services' request limits. Default 16 MiB.
+         */
+        public Builder maxBodyBytes(long bytes) {
+            if (bytes < 0 || bytes > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("maxBodyBytes must be 0.." + (Integer.MAX_VALUE - 8) + ": " + bytes);
+            }
+            settings.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /** The most the copies waiting for the shadow may hold together; one that does not fit is dropped. Default 64 MiB. */
+        public Builder queueBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("queueBytes must not be negative: " + bytes);
+            }
+            settings.queueBytes = bytes;
+            return this;
+        }
+
+        /** How many copies are sent to the shadow at once. Default 16. */
+        public Builder shadowConcurrency(int copies) {
+            if (copies < 1) {
+                throw new IllegalArgumentException("shadowConcurrency must be at least 1: " + copies);
+            }
+            settings.shadowConcurrency = copies;
+            return this;
+        }
+
+        /** How long the shadow has to answer a copy; then it counts as a shadow error. Default 30 s. */
+        public Builder shadowTimeout(Duration timeout) {
+            settings.shadowTimeout = positive(timeout, "shadowTimeout");
+            return this;
+        }
+
+        /** How long the primary may be silent during an exchange; then the client gets 504. Default 120 s. */
+        public Builder primaryTimeout(Duration timeout) {
+            settings.primaryTimeout = positive(timeout, "primaryTimeout");
+            return this;
+        }
+
+        /** How long a client's connection may see no traffic before it is closed. Default 30 s. */
+        public Builder idleTimeout(Duration timeout) {
+            settings.idleTimeout = positive(timeout, "idleTimeout");
+            return this;
+        }
+
+        /** How long a request head may take from its first byte to its last ({@code 408} past it). Default 20 s. */
+        public Builder requestHeadersTimeout(Duration timeout) {
+            settings.requestHeadersTimeout = positive(timeout, "requestHeadersTimeout");
+            return this;
+        }
+
+        /** On stop, how long requests in flight, then the copies queued, may take. Default 10 s. */
+        public Builder stopTimeout(Duration timeout) {
+            settings.stopTimeout = positive(timeout, "stopTimeout");
+            return this;
+        }
+
+        /** Appends each difference, one JSON line, to this file (rotated by size); default: to the log. */
+        public Builder differences(Path file) {
+            settings.differences = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** The size a differences file may reach before it is rotated. Default 64 MiB. */
+        public Builder differencesMaxBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("differencesMaxBytes must be positive: " + bytes);
+            }
+            settings.differencesMaxBytes = bytes;
+            return this;
+        }
+
+        /** How many rotated differences files are kept ({@code FILE.1} ...); 0 for none. Default 5. */
+        public Builder differencesFiles(int files) {
+            if (files < 0) {
+                throw new IllegalArgumentException("differencesFiles must not be negative: " + files);
+            }
+            settings.differencesFiles = files;
+            return this;
+        }
+
+        /**
+         * Appends the key of each write the shadow may lack (its copy dropped, or not answered), one JSON line, to this
+         * file; default: to the log.
+         */
+        public Builder droppedKeys(Path file) {
+            settings.droppedKeys = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** Told what became of each request at the endpoint (metrics). None by default. */
+        public Builder observer(ShadowObserver observer) {
+            settings.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
+         * Serves {@code /health/live} and {@code /health/ready}, and {@link #managementHandler}, on this port ({@code 0}
+         * for any free one). Off by default.
+         */
+        public Builder managementPort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("managementPort must be 0..65535: " + port);
+            }
+            settings.managementPort = port;
+            return this;
+        }
+
+        /** The management port's address; default {@code 127.0.0.1}. */
+        public Builder managementHost(String host) {
+            settings.managementHost = nonBlank(host, "managementHost");
+            return this;
+        }
+
+        /** A handler served on the management port after the health checks: metrics. */
+        public Builder managementHandler(Handler handler) {
+            settings.managementHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * The proxy, not started.
+         *
+         * @throws IllegalStateException if the primary or the shadow is missing
+         */
+        public ShadowProxy build() {
+            if (settings.primary == null || settings.shadow == null) {
+                throw new IllegalStateException("ShadowProxy needs a primary and a shadow");
+            }
+            return new ShadowProxy(settings.copy());
+        }
+
+        private static URI endpoint(URI endpoint, String name) {
+            Objects.requireNonNull(endpoint, name);
+            String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https") || endpoint.getHost() == null) {
+                throw new IllegalArgumentException(name + " must be an http:// or https:// URL with a host: " + endpoint);
+            }
+            String path = endpoint.getRawPath();
+            if (path == null || !path.startsWith("/") || path.length() < 2 || path.endsWith("/")
+                    || endpoint.getRawQuery() != null || endpoint.getRawFragment() != null) {
+                throw new IllegalArgumentException(name + " must be the endpoint's URL, with a path and no query, e.g."
+                        + " http://host/API/Store.asmx: " + endpoint);
+            }
+            return endpoint;
+        }
+
+        private static String nonBlank(String value, String name) {
+            if (Objects.requireNonNull(value, name).isBlank()) {
+                throw new IllegalArgumentException(name + " must not be blank");
+            }
+            return value;
+        }
+
+        private static Duration positive(Duration duration, String name) {
+            if (Objects.requireNonNull(duration, name).isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive: " + duration);
+            }
+            return duration;
+        }
+    }
+}
