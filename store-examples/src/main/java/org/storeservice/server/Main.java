@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.storeservice.jetty.StoreServer;
+import org.storeservice.shadow.ShadowProxy;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -17,8 +18,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * The {@code store-server} tool: {@code java -jar store-server.jar [command] [options]}. Without a command it runs
  * the server ({@link ServeCommand}); the operators' subcommands {@code get}, {@code list}, {@code export},
- * {@code import} and {@code delete} read or write the store named by the same {@code --storage} option, and
- * {@code users add} writes the users file of Basic authentication. Every
+ * {@code import} and {@code delete} read or write the store named by the same {@code --storage} option,
+ * {@code users add} writes the users file of Basic authentication, and {@code shadow} runs a shadow proxy
+ * ({@link ShadowCommand}). Every
  * option may also come from a {@code STORE_*} environment variable ({@link EnvironmentDefaults}).
  *
  * <p>Standard output carries data only (the endpoint URL, a value, keys, an export, help, the version); messages go
@@ -38,6 +40,7 @@ public final class Main {
     private final PrintWriter help;
     private final PrintWriter errors;
     private final AtomicReference<StoreServer> serving = new AtomicReference<>();
+    private final AtomicReference<ShadowProxy> shadowing = new AtomicReference<>();
 
     Main(ToolContext context) {
         PrintStream text = new PrintStream(context.out(), false, UTF_8); // the URL; flushed by the command
@@ -56,6 +59,7 @@ public final class Main {
         commandLine.addSubcommand("backup", new BackupCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
         commandLine.addSubcommand("compare", new CompareCommand(context));
+        commandLine.addSubcommand("shadow", new ShadowCommand(context, text, shadowing));
         commandLine.addSubcommand("users", new CommandLine(new UsersCommand())
                 .addSubcommand("add", new UsersCommand.Add(context)));
         // Set after the subcommands were added: these setters apply to the subcommands present.
@@ -107,9 +111,9 @@ public final class Main {
         return status;
     }
 
-    /** Whether a server was started and is serving, so the process must not exit yet. */
+    /** Whether a server (or a shadow proxy) was started and is serving, so the process must not exit yet. */
     boolean serving() {
-        return serving.get() != null;
+        return serving.get() != null || shadowing.get() != null;
     }
 
     /** The command line of {@code main}, for tests that look at its options. */
