@@ -26,7 +26,8 @@ final class CompareReport {
         out.println("new: " + newEndpoint);
         out.println("compared: status code (not the reason phrase, which the JDK HTTP client does not expose), "
                 + String.join(", ", ResponseDiffer.HEADERS) + ", body byte for byte; each URL's host (and port) is "
-                + HostNormaliser.PLACEHOLDER + " in bodies and location headers");
+                + HostNormaliser.PLACEHOLDER + " in bodies and location headers; not reported: an empty 400 or 415 against"
+                + " a fault, and two 405 or 500 HTML pages with the same title (documented choices)");
         out.flush();
     }
 

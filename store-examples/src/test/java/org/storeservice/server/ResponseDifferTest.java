@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.storeservice.server.CaseExchange.Answer;
 import org.storeservice.shadow.HostNormaliser;
 
-/** What {@code compare} counts as a difference, and how it shows one: only the hosts are normalised. */
+/**
+ * What {@code compare} counts as a difference, and how it shows one: only the hosts are normalised, and the documented
+ * choices are not differences.
+ */
 class ResponseDifferTest {
     private final ResponseDiffer differ = new ResponseDiffer(
             new HostNormaliser(URI.create("http://IIS.example/API/Store.asmx")),
@@ -28,6 +31,16 @@ class ResponseDifferTest {
                         + " iis.example.au iis.example:8080"));
         HostNormaliser local = new HostNormaliser(URI.create("https://127.0.0.1:8443/x"));
         assertEquals("https://{host}/x 127.0.0.10 127.0.0.1:443", local.normalise("https://127.0.0.1:8443/x 127.0.0.10 127.0.0.1:443"));
+    }
+
+    @Test
+    void asmxsEmpty400AgainstStoresFaultIsNotADifferenceButAnother400Is() {
+        Answer empty = new Answer(400, Map.of(), new byte[0], null);
+        Answer fault = answer(400, "text/xml; charset=utf-8", "<soap:Envelope>fault</soap:Envelope>");
+        assertEquals(List.of(), differ.differences(empty, fault));
+        Answer otherFault = answer(400, "text/xml; charset=utf-8", "<soap:Envelope>another</soap:Envelope>");
+        assertEquals("body differs from line 1, column 16 (old 36 chars, new 38 chars):",
+                differ.differences(fault, otherFault).get(0), "two bodies: compared");
     }
 
     @Test

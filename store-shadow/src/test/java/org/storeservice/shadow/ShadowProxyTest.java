@@ -123,6 +123,7 @@ class ShadowProxyTest {
             cases.put("options", new String[] {"OPTIONS " + path + " HTTP/1.1\r\n", ""});
             cases.put("trailing slash", new String[] {"GET " + path + "/ HTTP/1.1\r\n", ""});
             cases.put("another path", new String[] {"GET /elsewhere HTTP/1.1\r\n", ""});
+            cases.put("encoded dots", new String[] {"GET " + path + "/%2e%2e/WriteString?key=d&value=v HTTP/1.1\r\n", ""});
             for (Map.Entry<String, String[]> c : cases.entrySet()) {
                 byte[] body = c.getValue()[1].getBytes(UTF_8);
                 String throughProxy = RawHttp.comparable(RawHttp.exchange(proxy, c.getValue()[0], body), proxy);
