@@ -167,17 +167,19 @@ final class Exchange {
     }
 
     private void sendToPrimary() {
-        org.eclipse.jetty.client.Request toPrimary = exchanges.primary.newRequest(method, rawPath, rawQuery, forwarded,
-                exchanges.primaryIdleMillis);
-        if (framed) {
-            try {
+        org.eclipse.jetty.client.Request toPrimary = null;
+        try {
+            toPrimary = exchanges.primary.newRequest(method, rawPath, rawQuery, forwarded, exchanges.primaryIdleMillis);
+            if (framed) {
                 toPrimary.body(copy.content());
-            } catch (IOException e) {
-                primaryComplete(new Result(toPrimary, e, null));
-                return;
             }
+            send(toPrimary);
+        } catch (IOException | RuntimeException e) {
+            // Not sent (a body that cannot be read back, a request the client refuses to build): the client gets 502,
+            // and the key's turn is given back by finish, as after any failure.
+            log.warn("Could not send {} {} to the primary", method, rawPath, e);
+            primaryComplete(new Result(toPrimary, e, null));
         }
-        send(toPrimary);
     }
 
     /**
