@@ -225,11 +225,11 @@ public final class ShadowProxy implements AutoCloseable {
             log.warn("Error while stopping the shadow proxy", e);
         }
         try {
-            int dropped = queue.stop(settings.stopTimeout);
-            if (dropped > 0) {
+            int cutOff = queue.stop(settings.stopTimeout);
+            if (cutOff > 0) {
                 clean = false;
-                log.warn("{} copies were still queued for the shadow at the stop timeout; the keys of their writes are"
-                        + " listed", dropped);
+                log.warn("{} copies were still queued for the shadow, or waiting for its answer, at the stop timeout;"
+                        + " the keys of their writes are listed", cutOff);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -109,13 +109,14 @@ final class ShadowQueue {
     }
 
     /**
-     * Stops taking copies, waits up to {@code timeout} for those queued to be sent, then drops the rest (told to the
-     * drop handler, reason "stopped").
+     * Stops taking copies, waits up to {@code timeout} for those queued to be sent and answered, then drops those not
+     * sent (told to the drop handler); those being sent end by their own answer, failure or time-out.
      *
-     * @return how many were dropped
+     * @return how many copies were not done at the deadline: dropped, or still waiting for the shadow's answer
      */
     int stop(Duration timeout) throws InterruptedException {
         List<Mirror> left = new ArrayList<>();
+        int unanswered;
         synchronized (this) {
             stopped = true;
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -134,11 +135,12 @@ final class ShadowQueue {
                 bytes -= mirror.bytes();
                 copies--;
             }
+            unanswered = sending;
         }
         for (Mirror mirror : left) {
             dropped.accept(mirror, "the proxy stopped before the shadow was sent it");
         }
-        return left.size();
+        return left.size() + unanswered;
     }
 
     /** The copies queued or being sent. */

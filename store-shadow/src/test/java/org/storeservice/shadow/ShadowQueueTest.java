@@ -69,7 +69,7 @@ class ShadowQueueTest {
         queue.offer(copy("a", "1", 1));
         queue.offer(copy("b", "1", 1));
         queue.offer(copy("a", "2", 1));
-        assertEquals(2, queue.stop(Duration.ofMillis(1)));
+        assertEquals(3, queue.stop(Duration.ofMillis(1)), "two dropped, one still waiting for the shadow");
         assertEquals(List.of("b: the proxy stopped before the shadow was sent it",
                 "a: the proxy stopped before the shadow was sent it"), dropped);
         queue.offer(copy("c", "1", 1));
