@@ -18,11 +18,13 @@ import org.eclipse.jetty.client.PathRequestContent;
 import org.eclipse.jetty.client.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.storeservice.codec.BodyMemoryBudget;
 
 /**
  * The proxy's one copy of a request body: read once from the client, then sent from here to the primary, read by the
- * {@link RequestClassifier}, and sent again to the shadow. It is in memory while {@link CopyMemory} has room, else in
- * a temporary file (the memory part moved there too, so the body is in one place); at most {@code limit} bytes.
+ * {@link RequestClassifier}, and sent again to the shadow. It is in memory while the proxy's {@link BodyMemoryBudget}
+ * has room, else in a temporary file (the memory part moved there too, so the body is in one place); at most
+ * {@code limit} bytes.
  *
  * <p>Appended to by one thread, then read by any; {@link #close()} (idempotent, thread-safe) gives the memory back and
  * deletes the file.
@@ -32,7 +34,7 @@ final class BodyCopy implements Closeable {
     private static final int FIRST_SEGMENT_BYTES = 4 * 1024;
     private static final int LARGEST_SEGMENT_BYTES = 256 * 1024;
 
-    private final CopyMemory memory;
+    private final BodyMemoryBudget memory;
     private final long limit;
     private final long declaredLength;
     private final List<byte[]> segments = new ArrayList<>();
@@ -47,7 +49,7 @@ final class BodyCopy implements Closeable {
      * @param limit the most bytes it keeps
      * @param declaredLength the Content-Length, or -1: a body that declares its length gets one segment of that size
      */
-    BodyCopy(CopyMemory memory, long limit, long declaredLength) {
+    BodyCopy(BodyMemoryBudget memory, long limit, long declaredLength) {
         this.memory = memory;
         this.limit = limit;
         this.declaredLength = declaredLength;

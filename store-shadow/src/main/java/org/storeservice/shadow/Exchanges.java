@@ -3,6 +3,7 @@ package org.storeservice.shadow;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.storeservice.codec.BodyMemoryBudget;
 
 /**
  * What every {@link Exchange} shares: the primary, the classifier, the key turns, the queue for the shadow, the reports
@@ -14,7 +15,7 @@ final class Exchanges {
     final KeyTurns turns;
     final ShadowQueue queue;
     final Reports reports;
-    final CopyMemory memory;
+    final BodyMemoryBudget memory;
     final ForwardedHeaders forwardedHeaders;
     final long maxBodyBytes;
     final int maxAnswerBytes;
@@ -22,7 +23,7 @@ final class Exchanges {
     final FailureLog failures;
 
     Exchanges(Upstream primary, RequestClassifier classifier, KeyTurns turns, ShadowQueue queue, Reports reports,
-            CopyMemory memory, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
+            BodyMemoryBudget memory, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
             long primaryIdleMillis) {
         this.primary = primary;
         this.classifier = classifier;

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the proxy says what it found: each difference as one JSON line (the differences file, else the log), each
  * write whose copy the shadow may lack as one JSON line naming its key (the dropped-keys file, else the log), and
- * every outcome to the {@link ShadowObserver}. Thread-safe.
+ * every outcome to the {@link ShadowObserver}, after its line: a count never runs ahead of the files. Thread-safe.
  */
 final class Reports implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(ShadowProxy.class);
@@ -44,8 +45,8 @@ final class Reports implements Closeable {
         observe(mirror.request(), ShadowResult.MATCHED);
     }
 
+    /** Writes the difference, then tells the observer: whoever counts it finds its line written. */
     void differing(Mirror mirror, Answer shadow, List<String> found) {
-        observe(mirror.request(), ShadowResult.DIFFERING);
         Classification request = mirror.request();
         String line = new JsonLine()
                 .field("time", mirror.time().toString())
@@ -59,31 +60,32 @@ final class Reports implements Closeable {
                 .end();
         if (differences == null) {
             log.warn("Difference: {}", line);
-            return;
+        } else {
+            try {
+                differences.write(line);
+            } catch (IOException e) {
+                log.warn("Could not write to the differences file; the difference: {}", line, e);
+            }
         }
-        try {
-            differences.write(line);
-        } catch (IOException e) {
-            log.warn("Could not write to the differences file; the difference: {}", line, e);
-        }
+        observe(request, ShadowResult.DIFFERING);
     }
 
     /** The shadow gave no answer: a write's key is listed, since the shadow may or may not have it. */
     void shadowFailed(Mirror mirror, String why) {
-        observe(mirror.request(), ShadowResult.SHADOW_ERROR);
         listKey(mirror.time(), mirror.request(), "the shadow gave no answer: " + why);
+        observe(mirror.request(), ShadowResult.SHADOW_ERROR);
     }
 
     /** The copy was not sent. */
     void dropped(Mirror mirror, String why) {
-        observe(mirror.request(), ShadowResult.DROPPED);
         listKey(mirror.time(), mirror.request(), why);
+        observe(mirror.request(), ShadowResult.DROPPED);
     }
 
     /** The primary gave no answer: nothing mirrored, and a write's key is listed, since the primary may have it. */
     void primaryFailed(Classification request, String why) {
-        observe(request, ShadowResult.PRIMARY_FAILED);
         listKey(Instant.now(), request, "the primary gave no answer: " + why);
+        observe(request, ShadowResult.PRIMARY_FAILED);
     }
 
     void notMirrored(Classification request) {
@@ -139,7 +141,7 @@ final class Reports implements Closeable {
         if (text != null) {
             json.field("body", text);
         } else {
-            json.field("bodyBase64", Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(body, shown)));
+            json.field("bodyBase64", Base64.getEncoder().encodeToString(Arrays.copyOf(body, shown)));
         }
         return json.field("bodyCut", shown < answer.length());
     }

@@ -17,6 +17,7 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.storeservice.codec.BodyMemoryBudget;
 import org.storeservice.codec.StoreCodec;
 import org.storeservice.jetty.AddressRanges;
 import org.storeservice.jetty.HeaderDeadline;
@@ -131,9 +132,11 @@ public final class ShadowProxy implements AutoCloseable {
             sender.queue(queue);
             primary.start();
             shadow.start();
+            // A quarter of the heap for the bodies held, as the codec allows Store's own request bodies.
+            BodyMemoryBudget bodies = new BodyMemoryBudget(Runtime.getRuntime().maxMemory() / 4);
             server = jetty(new Exchanges(primary,
                     new RequestClassifier(settings.namespace, primary.endpointPath(), settings.maxBodyBytes),
-                    new KeyTurns(), queue, reports, CopyMemory.quarterOfHeap(), new ForwardedHeaders(settings.trustedProxies),
+                    new KeyTurns(), queue, reports, bodies, new ForwardedHeaders(settings.trustedProxies),
                     settings.maxBodyBytes, MAX_ANSWER_BYTES, settings.primaryTimeout.toMillis()));
             try {
                 connector.open(); // before Jetty starts, so that a port that cannot be bound is named

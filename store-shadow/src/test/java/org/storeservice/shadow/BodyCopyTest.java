@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.storeservice.codec.BodyMemoryBudget;
 
 class BodyCopyTest {
     private static byte[] bytes(int n) {
@@ -25,7 +26,7 @@ class BodyCopyTest {
 
     @Test
     void aBodyWithinTheMemoryBudgetStaysInMemoryAndReadsBackWhole() throws Exception {
-        CopyMemory memory = new CopyMemory(1 << 20);
+        BodyMemoryBudget memory = new BodyMemoryBudget(1 << 20);
         byte[] body = bytes(100_000);
         try (BodyCopy copy = new BodyCopy(memory, 1 << 20, -1)) {
             for (int at = 0; at < body.length; at += 7_000) {
@@ -41,7 +42,7 @@ class BodyCopyTest {
 
     @Test
     void aBodyPastTheBudgetMovesToAFileWhole() throws Exception {
-        CopyMemory memory = new CopyMemory(16 * 1024);
+        BodyMemoryBudget memory = new BodyMemoryBudget(16 * 1024);
         byte[] body = bytes(200_000);
         try (BodyCopy copy = new BodyCopy(memory, 1 << 20, body.length)) {
             copy.append(ByteBuffer.wrap(body, 0, 10_000));
@@ -54,7 +55,7 @@ class BodyCopyTest {
 
     @Test
     void saysWhenMoreWouldPassItsLimit() {
-        try (BodyCopy copy = new BodyCopy(new CopyMemory(1 << 20), 10, -1)) {
+        try (BodyCopy copy = new BodyCopy(new BodyMemoryBudget(1 << 20), 10, -1)) {
             assertFalse(copy.wouldOverflow(10));
             assertTrue(copy.wouldOverflow(11));
         }

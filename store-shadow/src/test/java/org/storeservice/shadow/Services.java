@@ -86,6 +86,22 @@ final class Services implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits (up to a minute) until {@code condition} holds, checking it at each outcome and every 10 ms: for what the
+     * proxy does after a client's answer (queueing or dropping its copy).
+     */
+    void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        synchronized (results) {
+            while (!condition.getAsBoolean() && deadline - System.nanoTime() > 0) {
+                results.wait(10);
+            }
+        }
+        if (!condition.getAsBoolean()) {
+            throw new AssertionError("after 60 s, still not: " + what + "; " + results);
+        }
+    }
+
     URI endpoint() {
         return proxy.endpointUri();
     }

@@ -194,6 +194,9 @@ class ShadowProxyTest {
                 assertTrue(Wire.send(Wire.writeString(endpoint, Binding.values()[i % 4], "slow-" + i, value)).success());
                 mostQueued = Math.max(mostQueued, services.proxy.queuedBytes());
             }
+            // Each copy is queued or dropped just after its client's answer: wait until all are one or the other.
+            services.await(() -> services.count(ShadowResult.DROPPED) + services.proxy.queuedCopies() == writes,
+                    "every copy queued or dropped");
             assertTrue(mostQueued <= bound, "queued " + mostQueued + " bytes, bound " + bound);
             assertTrue(mostQueued > bound / 2, "the queue filled up: " + mostQueued);
             long dropped = services.count(ShadowResult.DROPPED);
@@ -319,9 +322,11 @@ class ShadowProxyTest {
                     .header("X-Forwarded-For", "192.0.2.7").GET().build();
             assertTrue(Wire.send(forwarded).success());
             Wire.Seen wsdl = Wire.send(HttpRequest.newBuilder(URI.create(endpoint + "?WSDL")).build());
-            services.awaitOutcomes(2);
             assertTrue(wsdl.text().contains("location=\"" + endpoint + "\""),
                     "the WSDL names the address the client called: " + endpoint);
+            // A server logs a request once its answer is sent: both lines are there soon after the copy's outcome.
+            services.await(() -> accessLines.stream().filter(line -> line.contains("key=xff")).count() == 2,
+                    "the write logged by both servers");
             List<String> writes = accessLines.stream().filter(line -> line.contains("key=xff")).toList();
             assertEquals(2, writes.size(), "the write's line on the primary and on the shadow: " + accessLines);
             for (String line : writes) {
@@ -338,7 +343,8 @@ class ShadowProxyTest {
             HttpRequest spoofed = HttpRequest.newBuilder(URI.create(services.endpoint() + "/WriteString?key=spoof&value=v"))
                     .header("X-Forwarded-For", "192.0.2.7").GET().build();
             assertTrue(Wire.send(spoofed).success());
-            services.awaitOutcomes(1);
+            services.await(() -> accessLines.stream().filter(line -> line.contains("key=spoof")).count() == 2,
+                    "the write logged by both servers");
             List<String> writes = accessLines.stream().filter(line -> line.contains("key=spoof")).toList();
             assertEquals(2, writes.size(), accessLines.toString());
             for (String line : writes) {
