@@ -297,6 +297,18 @@ class ShadowProxyTest {
     }
 
     @Test
+    void aClientThatExpects100ContinueAsDotNetClientsDoIsServedAndMirrored() throws Exception {
+        try (Services services = new Services(directory, SAME, proxy -> { })) {
+            HttpRequest soap = Wire.writeString(services.endpoint(), Binding.SOAP11, "continued", "v");
+            HttpRequest expecting = HttpRequest.newBuilder(soap, (name, value) -> true).expectContinue(true).build();
+            assertTrue(Wire.send(expecting).success());
+            services.awaitOutcomes(1);
+            assertEquals(Map.of("continued", "text:v"), services.shadowStorage.contents());
+            assertEquals(1, services.count(ShadowResult.MATCHED));
+        }
+    }
+
+    @Test
     void aPrimaryThatDoesNotAnswerGetsTheClient502AndTheKeyListed() throws Exception {
         try (Services services = new Services(directory, SAME, proxy -> { })) {
             services.primary.stop();
