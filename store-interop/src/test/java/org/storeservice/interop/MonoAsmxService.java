@@ -52,7 +52,12 @@ final class MonoAsmxService implements AutoCloseable {
         log = root.resolve("asmx-host.log");
         process = new ProcessBuilder(MONO.toString(), bin.resolve("AsmxHost.exe").toString(), "" + port, root.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(new File("/dev/null")).start();
-        awaitAnswer();
+        try {
+            awaitAnswer();
+        } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
+            close(); // never started as far as the caller knows: it must not outlive the test
+            throw e;
+        }
     }
 
     /** The first request compiles the page: waits (up to two minutes) until the WSDL is served. */
