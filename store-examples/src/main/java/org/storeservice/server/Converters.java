@@ -19,6 +19,14 @@ final class Converters {
         }
     }
 
+    /** A listen backlog, as {@code StoreServer.Builder#acceptQueueSize} takes it. */
+    static final class AcceptQueue implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return (int) number(value, 1, 65535);
+        }
+    }
+
     static final class ByteCount implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {

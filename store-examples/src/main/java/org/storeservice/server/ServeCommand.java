@@ -45,6 +45,13 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address to listen on; 0.0.0.0 for every interface. Env: STORE_HOST.")
     String host;
 
+    @Option(names = "--accept-queue", paramLabel = "N", defaultValue = "" + StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE,
+            converter = Converters.AcceptQueue.class,
+            description = "Connections the kernel may hold for the server to accept (the listen backlog), so that a"
+                    + " connect storm is not made to wait for SYN retransmits; the kernel caps it at"
+                    + " net.core.somaxconn. Env: STORE_ACCEPT_QUEUE.")
+    int acceptQueue;
+
     @Mixin
     CommonOptions common;
 
@@ -125,6 +132,7 @@ final class ServeCommand implements Callable<Integer> {
                 .wsdl(wsdl == null ? null : Files.readString(wsdl))
                 .port(port)
                 .host(host)
+                .acceptQueueSize(acceptQueue)
                 .storageUri(common.storageUri)
                 .namespace(namespace)
                 .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())

@@ -41,6 +41,7 @@ class ServeOptionsTest {
 
         assertEquals(8080, options.port);
         assertEquals("127.0.0.1", options.host);
+        assertEquals(StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE, options.acceptQueue);
         assertEquals("sqlite:data/store.db", options.common.storageUri);
         assertEquals("http://tempuri.org/", options.namespace);
         assertEquals(4L * 1024 * 1024, options.maxRequestBytes);
@@ -54,12 +55,13 @@ class ServeOptionsTest {
 
     @Test
     void takesValuesAsTheNextArgumentOrAfterEquals() {
-        ServeCommand options = parse("--port", "0", "--host=0.0.0.0", "--storage", "files:data",
+        ServeCommand options = parse("--port", "0", "--host=0.0.0.0", "--accept-queue", "511", "--storage", "files:data",
                 "--namespace=urn:x", "--max-request-bytes", "1000", "--max-value-bytes=2000", "--max-key-length", "30",
                 "--idle-timeout", "0.5", "--stop-timeout=2", "--log-level", "DEBUG");
 
         assertEquals(0, options.port);
         assertEquals("0.0.0.0", options.host);
+        assertEquals(511, options.acceptQueue);
         assertEquals("files:data", options.common.storageUri);
         assertEquals("urn:x", options.namespace);
         assertEquals(1000, options.maxRequestBytes);
@@ -94,6 +96,7 @@ class ServeOptionsTest {
         assertEquals(Duration.ofSeconds(14), options.idleTimeout);
         assertEquals(Duration.ofSeconds(15), options.stopTimeout);
         assertEquals(LogLevel.WARN, options.common.logLevel);
+        assertEquals(1024, parse(Map.of("STORE_ACCEPT_QUEUE", "1024")).acceptQueue);
 
         assertEquals(7, parse(environment, "--port", "7").port, "the command line wins");
         assertEquals(8080, parse(Map.of("STORE_PORT", "")).port, "an empty variable counts as unset");
@@ -139,6 +142,7 @@ class ServeOptionsTest {
         assertMessage("Missing required parameter for option '--port' (N)", "--port");
         assertMessage("Invalid value for option '--port': not a whole number: eighty", "--port", "eighty");
         assertMessage("Invalid value for option '--port': 65536 is outside 0..65535", "--port", "65536");
+        assertMessage("Invalid value for option '--accept-queue': 0 is outside 1..65535", "--accept-queue", "0");
         assertMessage("Invalid value for option '--max-request-bytes': -1 is outside 0..9223372036854775807",
                 "--max-request-bytes", "-1");
         assertMessage("Invalid value for option '--max-key-length': 0 is outside 1..2147483647", "--max-key-length", "0");

@@ -76,6 +76,7 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         ServerConnector added = new ServerConnector(jetty, -1, selectors, factories);
         added.setHost(settings.host);
         added.setPort(port);
+        added.setAcceptQueueSize(settings.acceptQueueSize);
         added.setIdleTimeout(settings.idleTimeout.toMillis());
         QuietJetty.closeIdleOnStop(added);
         added.addBean(new HeaderDeadline(settings.requestHeadersTimeout, added.getScheduler()));

@@ -19,6 +19,8 @@ import org.storeservice.codec.StoreCodec;
 final class ServerSettings {
     int port = StoreServer.DEFAULT_PORT;
     String host = StoreServer.DEFAULT_HOST;
+    /** The listen backlog of the endpoint's port (and of the plain HTTP port beside HTTPS). */
+    int acceptQueueSize = StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE;
     String endpointPath = StoreCodec.DEFAULT_ENDPOINT_PATH;
     /**
      * The codec's own options (namespace, limits, protocols, WSDL, observer), each passed on as given, in order, to
@@ -61,6 +63,7 @@ final class ServerSettings {
         ServerSettings copy = new ServerSettings();
         copy.port = port;
         copy.host = host;
+        copy.acceptQueueSize = acceptQueueSize;
         copy.endpointPath = endpointPath;
         copy.codecOptions = codecOptions; // immutable: each option makes a new chain
         copy.storage = storage;

@@ -69,6 +69,15 @@ public final class StoreServer implements AutoCloseable {
     public static final int DEFAULT_PORT = 8080;
     /** The default bind address: loopback only, so that nothing is exposed unless asked for. */
     public static final String DEFAULT_HOST = "127.0.0.1";
+    /**
+     * The default accept queue, 4096 connections: the listen backlog, where the kernel keeps connections it has
+     * completed until the server accepts them. When every client of a service is sent to a new server at once (the
+     * routing change of a migration, a load balancer's failover) thousands of connects arrive within milliseconds; once
+     * the queue is full the kernel drops further SYNs and each of those clients waits for its retransmit, a whole
+     * second. The JDK's default is 50 (nginx's 511). 4096 is Linux's own default ceiling ({@code net.core.somaxconn}
+     * since 5.4), which caps any larger value; a queued connection costs kernel memory only while it waits.
+     */
+    public static final int DEFAULT_ACCEPT_QUEUE_SIZE = 4096;
     /** The default idle timeout: Jetty's own default, well above any pause of a working client. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
@@ -380,6 +389,21 @@ public final class StoreServer implements AutoCloseable {
                 throw new IllegalArgumentException("host must not be blank");
             }
             settings.host = host;
+            return this;
+        }
+
+        /**
+         * How many connections the kernel may hold completed for the server to accept (the listen backlog of the
+         * endpoint's port, and of {@link #httpPort} beside it), 1 to 65535; default
+         * {@value StoreServer#DEFAULT_ACCEPT_QUEUE_SIZE}. The kernel caps it: on Linux at {@code net.core.somaxconn}
+         * (and, where SYN cookies are off, {@code net.ipv4.tcp_max_syn_backlog} bounds the connections still
+         * half-open).
+         */
+        public Builder acceptQueueSize(int connections) {
+            if (connections < 1 || connections > 65535) {
+                throw new IllegalArgumentException("acceptQueueSize must be 1..65535: " + connections);
+            }
+            settings.acceptQueueSize = connections;
             return this;
         }
 
