@@ -8,7 +8,6 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The endpoint's connectors: plain HTTP on the port, or HTTPS on it with an optional plain HTTP port beside it.
@@ -38,12 +37,8 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         secure.setSniHostCheck(settings.tlsSniHostCheck);
         https.addCustomizer(secure);
         trustProxies(https, settings);
-        SslContextFactory.Server tls = new SslContextFactory.Server();
-        tls.setKeyStorePath(settings.tlsKeystore.toString());
-        tls.setKeyStoreType("PKCS12");
-        tls.setKeyStorePassword(new String(settings.tlsKeystorePassword));
         ServerConnector endpoint = add(jetty, settings, selectors, settings.port,
-                new SslConnectionFactory(tls, "http/1.1"), httpConnections(https));
+                new SslConnectionFactory(new EndpointTls(settings), "http/1.1"), httpConnections(https));
         ServerConnector plain = null;
         if (settings.httpPort >= 0) {
             trustProxies(http, settings);

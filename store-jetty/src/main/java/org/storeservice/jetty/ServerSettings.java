@@ -2,6 +2,7 @@ package org.storeservice.jetty;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.RequestLog;
@@ -41,6 +42,10 @@ final class ServerSettings {
     /** Null for plain HTTP. */
     Path tlsKeystore;
     char[] tlsKeystorePassword;
+    /** The TLS versions served, or null for the JDK's (TLS 1.2 and 1.3). */
+    List<String> tlsProtocols;
+    /** Cipher suites served after the default ones, or null for those {@link EndpointTls} picks by the versions. */
+    List<String> tlsLegacyCipherSuites;
     /** Whether HTTPS refuses a request whose Host the certificate does not name (Jetty's SNI host check). */
     boolean tlsSniHostCheck;
     /** Negative for none. */
@@ -77,6 +82,8 @@ final class ServerSettings {
         copy.requestHeadersTimeout = requestHeadersTimeout;
         copy.tlsKeystore = tlsKeystore;
         copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();
+        copy.tlsProtocols = tlsProtocols; // immutable lists
+        copy.tlsLegacyCipherSuites = tlsLegacyCipherSuites;
         copy.tlsSniHostCheck = tlsSniHostCheck;
         copy.httpPort = httpPort;
         copy.accessLog = accessLog;

@@ -5,7 +5,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.CustomRequestLog;
@@ -78,6 +83,16 @@ public final class StoreServer implements AutoCloseable {
      * since 5.4), which caps any larger value; a queued connection costs kernel memory only while it waits.
      */
     public static final int DEFAULT_ACCEPT_QUEUE_SIZE = 4096;
+    /**
+     * The cipher suites served beside TLS 1.0 and 1.1 unless others are named ({@link Builder#tlsLegacyCipherSuites}):
+     * ECDHE key exchange (forward secrecy) with AES in CBC mode and SHA-1 MACs, the strongest those versions have and
+     * what their clients offer (Windows' Schannel from Vista and Server 2008 on, which .NET Framework uses; OpenSSL 1.0;
+     * Java 7), in the order of Mozilla's "old" server configuration. Clients with neither ECDHE nor AES (Windows XP,
+     * Server 2003) are not served.
+     */
+    public static final List<String> DEFAULT_TLS_LEGACY_CIPHER_SUITES = List.of(
+            "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA");
     /** The default idle timeout: Jetty's own default, well above any pause of a working client. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** The default stop timeout: long enough for any normal write, well inside the 30 s orchestrators allow. */
@@ -138,7 +153,8 @@ public final class StoreServer implements AutoCloseable {
      * @throws ListenException if one of the ports could not be bound (it says which)
      * @throws IOException if the storage could not be opened
      * @throws IllegalArgumentException if the storage URI, endpoint path or namespace is invalid
-     * @throws IllegalStateException if the server was already started or stopped
+     * @throws IllegalStateException if the server was already started or stopped, or if this JVM will not negotiate
+     *         a TLS version asked for ({@link Builder#tlsProtocols})
      */
     public synchronized StoreServer start() throws IOException {
         if (state != State.NEW) {
@@ -370,6 +386,10 @@ public final class StoreServer implements AutoCloseable {
             }
         }
 
+        /** The TLS versions {@link #tlsProtocols} takes, by their names in lower case. */
+        private static final Map<String, String> TLS_VERSIONS = Map.of("tlsv1", "TLSv1", "tlsv1.0", "TLSv1",
+                "tlsv1.1", "TLSv1.1", "tlsv1.2", "TLSv1.2", "tlsv1.3", "TLSv1.3");
+
         /** What the setters write; {@link #build()} hands the server a copy. */
         private final ServerSettings settings = new ServerSettings();
 
@@ -519,6 +539,54 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
+         * With {@link #tls}: the TLS versions served, of {@code TLSv1}, {@code TLSv1.1}, {@code TLSv1.2} and
+         * {@code TLSv1.3} (any case; {@code TLSv1.0} is taken for {@code TLSv1}). By default those the JDK enables,
+         * TLS 1.2 and 1.3.
+         *
+         * <p>TLS 1.0 and 1.1 are for clients that can do nothing newer, such as .NET Framework 4.0 to 4.5 on older
+         * Windows. With either, the {@link #DEFAULT_TLS_LEGACY_CIPHER_SUITES} are served too (unless
+         * {@link #tlsLegacyCipherSuites} names others) and a warning names the risk at start. The JDK disables both
+         * for the whole JVM, in the security property {@code jdk.tls.disabledAlgorithms}: {@link StoreServer#start()}
+         * checks that this JVM will negotiate every version asked for, and fails saying so where it will not. Lifting
+         * that property is the process owner's choice (docs/operating.md shows how), never this library's.
+         */
+        public Builder tlsProtocols(List<String> protocols) {
+            Set<String> checked = new LinkedHashSet<>();
+            for (String protocol : Objects.requireNonNull(protocols, "protocols")) {
+                String name = TLS_VERSIONS.get(Objects.requireNonNull(protocol, "protocol").strip().toLowerCase(Locale.ROOT));
+                if (name == null) {
+                    throw new IllegalArgumentException("not a TLS version this server serves: " + protocol
+                            + " (TLSv1, TLSv1.1, TLSv1.2, TLSv1.3)");
+                }
+                checked.add(name);
+            }
+            if (checked.isEmpty()) {
+                throw new IllegalArgumentException("tlsProtocols needs at least one TLS version");
+            }
+            settings.tlsProtocols = List.copyOf(checked);
+            return this;
+        }
+
+        /**
+         * With {@link #tls}: cipher suites served after the default ones, for clients that offer none of those; by
+         * default the {@link #DEFAULT_TLS_LEGACY_CIPHER_SUITES} where {@link #tlsProtocols} names TLS 1.0 or 1.1,
+         * else none. The server's order prefers the default suites, so a client that offers one of them gets it.
+         * Named as the JDK names them (IANA's names, {@code TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA}); one this JDK does
+         * not know fails the start. What the JVM's {@code jdk.tls.disabledAlgorithms} disables (3DES, RC4; in recent
+         * JDKs, 25 among them, the {@code TLS_RSA_*} suites) is still never negotiated.
+         */
+        public Builder tlsLegacyCipherSuites(List<String> cipherSuites) {
+            for (String suite : Objects.requireNonNull(cipherSuites, "cipherSuites")) {
+                if (!Objects.requireNonNull(suite, "cipher suite").matches("[A-Z][A-Z0-9_]+")) {
+                    throw new IllegalArgumentException("not a cipher suite name like TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: "
+                            + suite);
+                }
+            }
+            settings.tlsLegacyCipherSuites = List.copyOf(new LinkedHashSet<>(cipherSuites));
+            return this;
+        }
+
+        /**
          * With {@link #tls}: refuse with {@code 400} a request whose {@code Host} the certificate does not name
          * (Jetty's SNI host check). Off by default, as IIS: a client calling by address, or by a name the
          * certificate lacks, while skipping the name check (as many legacy clients do) is served.
@@ -659,6 +727,14 @@ public final class StoreServer implements AutoCloseable {
             }
             if (settings.httpPort >= 0 && settings.tlsKeystore == null) {
                 throw new IllegalStateException("httpPort adds plain HTTP beside HTTPS: it needs tls(...)");
+            }
+            if ((settings.tlsProtocols != null || settings.tlsLegacyCipherSuites != null) && settings.tlsKeystore == null) {
+                throw new IllegalStateException("tlsProtocols and tlsLegacyCipherSuites are HTTPS options: they need tls(...)");
+            }
+            if (EndpointTls.servesLegacy(settings.tlsProtocols) && settings.tlsLegacyCipherSuites != null
+                    && settings.tlsLegacyCipherSuites.isEmpty()) {
+                throw new IllegalStateException("TLS 1.0 and 1.1 can use none of the default cipher suites:"
+                        + " tlsLegacyCipherSuites must name at least one");
             }
             return new StoreServer(settings.copy());
         }
