@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.RequestLogWriter;
@@ -64,6 +65,20 @@ final class OperationsOptions {
                     + " Env: STORE_TLS_SNI_HOST_CHECK.")
     boolean tlsSniHostCheck;
 
+    @Option(names = "--tls-protocols", paramLabel = "LIST", split = ",",
+            description = "With --tls-keystore: the TLS versions served, of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3; default"
+                    + " TLSv1.2,TLSv1.3. TLSv1 and TLSv1.1 (deprecated, weaker: for clients that can do nothing newer,"
+                    + " such as .NET Framework 4.0-4.5 on older Windows) are lifted from the JVM's"
+                    + " jdk.tls.disabledAlgorithms for this process, with a warning. Env: STORE_TLS_PROTOCOLS.")
+    List<String> tlsProtocols;
+
+    @Option(names = "--tls-legacy-cipher-suites", paramLabel = "LIST", split = ",",
+            description = "With --tls-keystore: cipher suites served after the default ones, for clients that offer"
+                    + " none of those; default, with TLSv1 or TLSv1.1: TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,"
+                    + " TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,"
+                    + " TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA. Env: STORE_TLS_LEGACY_CIPHER_SUITES.")
+    List<String> tlsLegacyCipherSuites;
+
     @Option(names = "--http-port", paramLabel = "N", converter = Converters.Port.class,
             description = "With --tls-keystore: also serve plain HTTP on this port. Env: STORE_HTTP_PORT.")
     Integer httpPort;
@@ -113,12 +128,20 @@ final class OperationsOptions {
             } finally {
                 Arrays.fill(password, '\0');
             }
+            if (tlsProtocols != null) {
+                builder.tlsProtocols(tlsProtocols); // checks the names first
+                LegacyTlsProtocols.allow(tlsProtocols);
+            }
+            if (tlsLegacyCipherSuites != null) {
+                builder.tlsLegacyCipherSuites(tlsLegacyCipherSuites);
+            }
             if (httpPort != null) {
                 builder.httpPort(httpPort);
             }
-        } else if (httpPort != null || tlsKeystorePasswordFile != null || tlsSniHostCheck) {
-            throw new IllegalArgumentException(
-                    "--http-port, --tls-keystore-password-file and --tls-sni-host-check need --tls-keystore");
+        } else if (httpPort != null || tlsKeystorePasswordFile != null || tlsSniHostCheck || tlsProtocols != null
+                || tlsLegacyCipherSuites != null) {
+            throw new IllegalArgumentException("--http-port, --tls-keystore-password-file, --tls-sni-host-check,"
+                    + " --tls-protocols and --tls-legacy-cipher-suites need --tls-keystore");
         }
         if (usersFile != null) {
             builder.users(BasicUsers.load(usersFile)).publicMetadata(publicMetadata);

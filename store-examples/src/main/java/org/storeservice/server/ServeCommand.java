@@ -171,14 +171,17 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             // A value the parser could not judge alone: an unknown storage scheme, a malformed namespace.
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
+        } catch (IllegalStateException e) {
+            // Well-formed options this JVM cannot serve: a TLS version its security policy still disables.
+            message(Failures.describe(e));
+            closeIfAny(metrics);
+            return Main.EXIT_FAILURE;
         } catch (IOException | RuntimeException e) {
             // Not a usage error: the options were well-formed, but the port, address or storage refused.
             String listening = Failures.listening(e);
             message(listening != null ? listening : "could not open the storage: " + Failures.describe(e));
             LoggerFactory.getLogger(ServeCommand.class).debug("Start failure", e);
-            if (metrics != null) {
-                metrics.close();
-            }
+            closeIfAny(metrics);
             return Main.EXIT_FAILURE;
         }
         serving.set(server);
@@ -196,6 +199,12 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         // Jetty's threads are not daemons: the JVM keeps serving after main returns, until the hook stops it.
         return Main.EXIT_OK;
+    }
+
+    private static void closeIfAny(ServerMetrics metrics) {
+        if (metrics != null) {
+            metrics.close();
+        }
     }
 
     private void message(String message) {

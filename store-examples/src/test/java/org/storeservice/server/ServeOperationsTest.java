@@ -179,6 +179,16 @@ class ServeOperationsTest {
     }
 
     @Test
+    void theTlsVersionAndCipherSuiteOptionsNeedAKeystoreAndKnownNames() {
+        for (String option : List.of("--tls-protocols=TLSv1.2", "--tls-legacy-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA")) {
+            ToolRun run = ToolRun.withEnvironment(new byte[0], Map.of(), "--port", "0", "--storage", "memory:", option);
+            assertEquals(Main.EXIT_USAGE, run.status, run.toString());
+            assertTrue(run.err.startsWith("store-server: --http-port, --tls-keystore-password-file, --tls-sni-host-check,"
+                    + " --tls-protocols and --tls-legacy-cipher-suites need --tls-keystore"), run.err);
+        }
+    }
+
+    @Test
     void aWrongKeystorePasswordOrAMissingOneIsSaidPlainly() throws Exception {
         ToolRun run = ToolRun.withEnvironment(new byte[0], Map.of(), "--port", "0", "--storage", "memory:",
                 "--tls-keystore", dir.resolve("none.p12").toString());
