@@ -1,6 +1,8 @@
 package org.storeservice.jetty;
 
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.Security;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -12,8 +14,6 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
-import java.security.GeneralSecurityException;
-import java.security.Security;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +109,8 @@ final class EndpointTls extends SslContextFactory.Server {
             throw new IllegalStateException("TLS " + String.join(", ", refused) + " cannot be served: this JVM disables"
                     + " it for every connection (the security property " + DISABLED_ALGORITHMS + " lists it, now: "
                     + Security.getProperty(DISABLED_ALGORITHMS) + "). Remove it from that property"
-                    + " before the process first uses TLS, e.g. with -Djava.security.properties=FILE");
+                    + " before the process first uses TLS, e.g. with -Djava.security.properties=FILE (docs/operating.md,"
+                    + " TLS 1.0 and 1.1 for the oldest clients)");
         }
         List<String> legacy = protocols.stream().filter(LEGACY_PROTOCOLS::contains).toList();
         if (!legacy.isEmpty()) {
