@@ -65,19 +65,19 @@ final class OperationsOptions {
                     + " Env: STORE_TLS_SNI_HOST_CHECK.")
     boolean tlsSniHostCheck;
 
-    @Option(names = "--tls-protocols", paramLabel = "LIST", split = ",",
+    @Option(names = "--tls-protocols", paramLabel = "VERSION[,VERSION...]",
             description = "With --tls-keystore: the TLS versions served, of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3; default"
                     + " TLSv1.2,TLSv1.3. TLSv1 and TLSv1.1 (deprecated, weaker: for clients that can do nothing newer,"
                     + " such as .NET Framework 4.0-4.5 on older Windows) are lifted from the JVM's"
                     + " jdk.tls.disabledAlgorithms for this process, with a warning. Env: STORE_TLS_PROTOCOLS.")
-    List<String> tlsProtocols;
+    String tlsProtocols;
 
-    @Option(names = "--tls-legacy-cipher-suites", paramLabel = "LIST", split = ",",
+    @Option(names = "--tls-legacy-cipher-suites", paramLabel = "SUITE[,SUITE...]",
             description = "With --tls-keystore: cipher suites served after the default ones, for clients that offer"
                     + " none of those; default, with TLSv1 or TLSv1.1: TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,"
                     + " TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,"
                     + " TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA. Env: STORE_TLS_LEGACY_CIPHER_SUITES.")
-    List<String> tlsLegacyCipherSuites;
+    String tlsLegacyCipherSuites;
 
     @Option(names = "--http-port", paramLabel = "N", converter = Converters.Port.class,
             description = "With --tls-keystore: also serve plain HTTP on this port. Env: STORE_HTTP_PORT.")
@@ -129,11 +129,12 @@ final class OperationsOptions {
                 Arrays.fill(password, '\0');
             }
             if (tlsProtocols != null) {
-                builder.tlsProtocols(tlsProtocols); // checks the names first
-                LegacyTlsProtocols.allow(tlsProtocols);
+                List<String> versions = commaSeparated(tlsProtocols);
+                builder.tlsProtocols(versions); // checks the names first
+                LegacyTlsProtocols.allow(versions);
             }
             if (tlsLegacyCipherSuites != null) {
-                builder.tlsLegacyCipherSuites(tlsLegacyCipherSuites);
+                builder.tlsLegacyCipherSuites(commaSeparated(tlsLegacyCipherSuites));
             }
             if (httpPort != null) {
                 builder.httpPort(httpPort);
@@ -159,6 +160,11 @@ final class OperationsOptions {
             metrics.addTo(builder, metricsPath);
         }
         return metrics;
+    }
+
+    /** {@code a, b,c} as {@code [a, b, c]}; a repeated option's last value wins, as for every other option. */
+    private static List<String> commaSeparated(String value) {
+        return Arrays.stream(value.split(",", -1)).map(String::strip).toList();
     }
 
     private char[] keystorePassword(Map<String, String> environment) throws IOException {

@@ -76,6 +76,7 @@ class ServeOptionsTest {
     void aValueMayContainEqualsSignsAndTheLastOfARepeatedOptionWins() {
         assertEquals("files:a=b", parse("--storage=files:a=b").common.storageUri);
         assertEquals(2, parse("--port", "1", "--port", "2").port);
+        assertEquals("TLSv1,TLSv1.2", parse("--tls-protocols", "TLSv1.3", "--tls-protocols=TLSv1,TLSv1.2").operations.tlsProtocols);
     }
 
     @Test
