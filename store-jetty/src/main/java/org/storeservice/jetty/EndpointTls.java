@@ -106,7 +106,7 @@ final class EndpointTls extends SslContextFactory.Server {
         }
         List<String> refused = refusedByThisJvm(protocols);
         if (!refused.isEmpty()) {
-            throw new IllegalStateException("TLS " + String.join(", ", refused) + " cannot be served: this JVM disables"
+            throw new IllegalStateException("Cannot serve " + String.join(", ", refused) + ": this JVM disables"
                     + " it for every connection (the security property " + DISABLED_ALGORITHMS + " lists it, now: "
                     + Security.getProperty(DISABLED_ALGORITHMS) + "). Remove it from that property"
                     + " before the process first uses TLS, e.g. with -Djava.security.properties=FILE (docs/operating.md,"
@@ -114,7 +114,7 @@ final class EndpointTls extends SslContextFactory.Server {
         }
         List<String> legacy = protocols.stream().filter(LEGACY_PROTOCOLS::contains).toList();
         if (!legacy.isEmpty()) {
-            log.warn("Serving {} beside TLS 1.2 for legacy clients, with cipher suites {}: these versions are deprecated"
+            log.warn("Serving {} for legacy clients, with cipher suites {}: these versions are deprecated"
                     + " (RFC 8996) and weaker (CBC cipher suites with SHA-1 MACs, open to padding-oracle and BEAST-style"
                     + " attacks; no AEAD); keep them only until the clients that need them can use TLS 1.2",
                     String.join(", ", legacy), legacyCipherSuites);
