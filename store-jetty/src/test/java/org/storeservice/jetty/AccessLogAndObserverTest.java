@@ -42,7 +42,6 @@ class AccessLogAndObserverTest {
         storage.close();
     }
 
-    /** The next access log line; Jetty writes it once the response is complete, so it may trail the answer. */
     /**
      * The next line about the request {@code marker} names: a line is written when its request completes, after its
      * answer, so another test's last line may still come after this test began.

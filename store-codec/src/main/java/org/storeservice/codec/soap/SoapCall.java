@@ -57,10 +57,10 @@ final class SoapCall implements AutoCloseable {
     private ContentSpool spool;
     private StreamedContent streamedContent;
 
-    /** @param contentFastPath the byte-level path for a large content, or {@code null} */
     /** The body's first bytes as sent, for the position of an invalid XML version. */
     private final Supplier<byte[]> bodyHead;
 
+    /** @param contentFastPath the byte-level path for a large content, or {@code null} */
     SoapCall(String namespace, CodecLimits limits, Set<SoapVersion> enabled, SoapVersion guessedVersion,
             String contentType, String action, Operation routed, ContentFastPath contentFastPath,
             Supplier<byte[]> bodyHead) {
