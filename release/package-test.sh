@@ -4,6 +4,8 @@
 # kept), purge (data, settings and user gone). Needs root and Debian (dpkg, adduser, a Java 17+ runtime package);
 # CI runs it after the release build (.ci/run). These machines run no systemd, so the service is started the way
 # its unit says: its User, EnvironmentFile, WorkingDirectory and ExecStart, read from the installed unit file.
+# The first start runs the default java; with STORE_JDK25_HOME set (.ci/run sets it), the settings then name that
+# JDK's java (JAVA=), and the start after the upgrade runs on it. Neither start may print a JVM warning.
 #
 # usage: release/package-test.sh [DEB]      DEB defaults to store-examples/target/store_*_all.deb
 set -euo pipefail
@@ -58,6 +60,7 @@ stop_service() {
   wait "$server_pid" || status=$?
   server_pid=""
   [ "$status" -eq 0 ] || { cat "$work/server.err" >&2; fail "the service exited with $status on SIGTERM (0 expected)"; }
+  if grep -q '^WARNING' "$work/server.err"; then cat "$work/server.err" >&2; fail "the service printed a JVM warning"; fi
 }
 
 say "installing $deb"
@@ -79,10 +82,19 @@ answer=$(curl -fsS "http://127.0.0.1:$port/API/Store.asmx/WriteString?key=packag
 echo "$answer" | grep -q '>Success<' || fail "the write was answered: $answer"
 stop_service
 
+java25=""
+if [ -n "${STORE_JDK25_HOME:-}" ]; then
+  java25=$(readlink -f "$STORE_JDK25_HOME/bin/java")
+  echo "JAVA=$java25" >> /etc/store/store.env
+fi
 say "upgrading (reinstalling the package over itself)"
 DEBIAN_FRONTEND=noninteractive dpkg --force-confold -i "$deb" >/dev/null
 grep -q "^STORE_PORT=$port\$" /etc/store/store.env || fail "the upgrade did not keep the edited settings"
 start_as_unit
+if [ -n "$java25" ]; then
+  [ "$(readlink -f "/proc/$server_pid/exe")" = "$java25" ] || fail "the service does not run the JAVA its settings name"
+  say "serving on the settings' JAVA, $java25"
+fi
 value=$(cd /var/lib/store && setpriv --reuid=store --regid=store --init-groups -- env -i PATH="$PATH" HOME=/var/lib/store \
     /usr/bin/store-server get --storage sqlite:/var/lib/store/store.db package-test)
 [ "$value" = "kept across upgrade" ] || fail "after the upgrade the value reads '$value'"

@@ -38,7 +38,8 @@ class PluginBackendIT {
         Path plugin = backendJar(directory.resolve("map-backend.jar"));
         Path stdout = directory.resolve("out.txt");
         Path stderr = directory.resolve("err.txt");
-        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp",
                 ServerJar.JAR.toAbsolutePath() + File.pathSeparator + plugin, "org.storeservice.server.Main",
                 "--port", "0", "--storage", "map:")
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
