@@ -3,8 +3,10 @@
 # (as a team deploys to its own, "From a repository other than Maven Central"), then a fresh project whose pom.xml is
 # the page's own (its first XML block, store-bom imported, the modules without versions) with the page's
 # <repositories> block pointed at that directory, built with a local repository of its own (so nothing comes from
-# this machine's ~/.m2), and run: the page's store example on SQLite, and a StoreServer that starts and stops.
-# Needs Maven Central; CI runs it after the release build (.ci/run).
+# this machine's ~/.m2), and run: the page's store example on SQLite, and a StoreServer that starts and stops. The
+# deployed javadoc's footer must state the licence. Neither build writes to this machine's local repository: the
+# deploy reads it as a repository in a directory, beside Maven Central, into one of its own. Needs Maven Central;
+# CI runs it after the release build (.ci/run).
 #
 # usage: release/consumer-test.sh
 set -euo pipefail
@@ -14,11 +16,33 @@ trap 'rm -rf "$work"' EXIT
 say() { echo "consumer-test: $*"; }
 fail() { echo "consumer-test: FAILED: $*" >&2; exit 1; }
 
-version=$(cd "$root" && mvn -B -ntp -q help:evaluate -Dexpression=project.version -DforceStdout | sed "s/\x1b\[[0-9;]*m//g")
+evaluate() { (cd "$root" && mvn -B -ntp -q help:evaluate -Dexpression="$1" -DforceStdout | sed "s/\x1b\[[0-9;]*m//g"); }
+version=$(evaluate project.version)
+local_repository=$(evaluate settings.localRepository)
+# A deploy records the target repository's metadata in the local repository; so this one gets a local repository of
+# its own, which takes what this machine's has (read as a repository in a directory) before asking Central.
+cat > "$work/settings.xml" <<EOF
+<settings>
+  <profiles>
+    <profile>
+      <id>this-machine</id>
+      <repositories><repository><id>this-machine</id><url>file://$local_repository</url></repository></repositories>
+      <pluginRepositories>
+        <pluginRepository><id>this-machine</id><url>file://$local_repository</url></pluginRepository>
+      </pluginRepositories>
+    </profile>
+  </profiles>
+  <activeProfiles><activeProfile>this-machine</activeProfile></activeProfiles>
+</settings>
+EOF
 say "deploying $version to file://$work/repo"
-(cd "$root" && mvn -B -ntp -q -Prelease -DskipTests -Dmaven.install.skip=true deploy \
-    -DaltDeploymentRepository="consumer-test::file://$work/repo")
+(cd "$root" && mvn -B -ntp -q -s "$work/settings.xml" -Dmaven.repo.local="$work/deploy-m2" -Prelease -DskipTests \
+    -Dmaven.install.skip=true deploy -DaltDeploymentRepository="consumer-test::file://$work/repo")
 [ -f "$work/repo/org/storeservice/store-bom/maven-metadata.xml" ] || fail "store-bom was not deployed"
+javadoc=$(find "$work/repo/org/storeservice/store-api" -name '*-javadoc.jar' | head -n 1)
+page=$(unzip -p "$javadoc" org.storeservice.api/org/storeservice/api/Store.html)
+grep -q 'Licensed under the <a href="https://www.apache.org/licenses/LICENSE-2.0">Apache License' <<< "$page" \
+    || fail "the javadoc's footer does not state the licence ($javadoc)"
 
 mkdir -p "$work/host/src/main/java/com/example"
 python3 - "$root/docs/embedding.md" "$work/host/pom.xml" "$version" "file://$work/repo" <<'EOF'
