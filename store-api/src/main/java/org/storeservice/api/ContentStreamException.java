@@ -10,6 +10,11 @@ import java.io.IOException;
 public final class ContentStreamException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception for the content's own failure.
+     *
+     * @param cause how reading the content failed; its message becomes this exception's
+     */
     public ContentStreamException(IOException cause) {
         super(cause.getMessage(), cause);
     }

@@ -40,19 +40,31 @@ public final class DefaultStore implements Store {
         this.overwritePolicy = builder.overwritePolicy;
     }
 
-    /** A store over {@code storage} with default limits and {@link OverwritePolicy#REPLACE}. */
+    /**
+     * {@return a store over {@code storage} with default limits and {@link OverwritePolicy#REPLACE}}
+     *
+     * @param storage where the store keeps entries; the caller keeps owning it
+     */
     public static DefaultStore of(Storage storage) {
         return builder(storage).build();
     }
 
+    /**
+     * {@return a builder of a store over {@code storage}, starting from the default limits and
+     * {@link OverwritePolicy#REPLACE}}
+     *
+     * @param storage where the store keeps entries; the caller keeps owning it
+     */
     public static Builder builder(Storage storage) {
         return new Builder(storage);
     }
 
+    /** {@return the limits this store checks every write against} */
     public StoreLimits limits() {
         return limits;
     }
 
+    /** {@return what a write to a key that holds a value does} */
     public OverwritePolicy overwritePolicy() {
         return overwritePolicy;
     }
@@ -183,16 +195,29 @@ public final class DefaultStore implements Store {
             this.storage = Objects.requireNonNull(storage, "storage");
         }
 
+        /**
+         * Sets the limits on keys and values; default {@link StoreLimits#defaults()}.
+         *
+         * @param limits the limits
+         * @return this builder
+         */
         public Builder limits(StoreLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 
+        /**
+         * Sets what a write to a key that holds a value does; default {@link OverwritePolicy#REPLACE}.
+         *
+         * @param overwritePolicy replace the value, or reject the write
+         * @return this builder
+         */
         public Builder overwritePolicy(OverwritePolicy overwritePolicy) {
             this.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
             return this;
         }
 
+        /** {@return the store} */
         public DefaultStore build() {
             return new DefaultStore(this);
         }

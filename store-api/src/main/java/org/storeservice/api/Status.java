@@ -17,14 +17,15 @@ public enum Status {
         this.wireName = wireName;
     }
 
-    /** The text this status has on the wire: {@code Success} or {@code Error}. */
+    /** {@return the text this status has on the wire: {@code Success} or {@code Error}} */
     public String wireName() {
         return wireName;
     }
 
     /**
-     * The status whose wire text is exactly {@code wireName} (case-sensitive, as XML enumerations are).
+     * {@return the status whose wire text is exactly {@code wireName}} Case-sensitive, as XML enumerations are.
      *
+     * @param wireName {@code Success} or {@code Error}
      * @throws IllegalArgumentException if {@code wireName} is neither {@code Success} nor {@code Error}
      */
     public static Status fromWireName(String wireName) {

@@ -22,6 +22,7 @@ public interface Store {
      *
      * @param key the entry's key; {@code null} or empty gives {@link Status#ERROR}
      * @param value the text; {@code null} gives {@link Status#ERROR}, empty is stored as empty
+     * @return {@link Status#SUCCESS} once the value is stored, {@link Status#ERROR} if it is not known to be
      */
     Status writeString(String key, String value);
 
@@ -34,6 +35,7 @@ public interface Store {
      *
      * @param key the entry's key; {@code null} or empty gives {@link Status#ERROR}
      * @param content the bytes; {@code null} gives {@link Status#ERROR}, an empty stream is stored as empty
+     * @return {@link Status#SUCCESS} once the bytes are stored, {@link Status#ERROR} if they are not known to be
      * @throws ContentStreamException if reading {@code content} itself failed (for example a decoder
      *     found invalid input mid-stream); nothing was stored
      */
@@ -48,7 +50,10 @@ public interface Store {
      * <p>The default calls {@code writeString} right here if {@link #writesNeverBlock()}, else on
      * {@code blockingWork}, which is correct for any store.
      *
+     * @param key as for {@code writeString}
+     * @param value as for {@code writeString}
      * @param blockingWork runs work that may block; a thread that may block itself passes {@code Runnable::run}
+     * @return the write's status, once known
      */
     default CompletionStage<Status> writeStringAsync(String key, String value, Executor blockingWork) {
         if (writesNeverBlock()) {
@@ -69,7 +74,10 @@ public interface Store {
      * <p>The default calls {@code writeBytes} right here if {@link #writesNeverBlock()}, else on
      * {@code blockingWork}, which is correct for any store.
      *
+     * @param key as for {@code writeBytes}
+     * @param content the bytes, already in memory
      * @param blockingWork runs work that may block; a thread that may block itself passes {@code Runnable::run}
+     * @return the write's status, once known
      */
     default CompletionStage<Status> writeBytesAsync(String key, InputStream content, Executor blockingWork) {
         if (writesNeverBlock()) {
@@ -83,7 +91,7 @@ public interface Store {
     }
 
     /**
-     * Whether {@link #writeString} and {@link #writeBytes} never block, given content already in memory, so
+     * {@return whether {@link #writeString} and {@link #writeBytes} never block}, given content already in memory, so
      * that a server may call them on a thread that must not block; the exact promise is
      * {@link org.storeservice.api.storage.Storage#writesNeverBlock()}'s. {@code false} by default, which is
      * always safe.
@@ -96,7 +104,9 @@ public interface Store {
      * Stores {@code content} under {@code key}; the same as {@link #writeBytes(String, InputStream)} over
      * the array.
      *
+     * @param key the entry's key; {@code null} or empty gives {@link Status#ERROR}
      * @param content the bytes; {@code null} gives {@link Status#ERROR}, empty is stored as empty
+     * @return {@link Status#SUCCESS} once the bytes are stored, {@link Status#ERROR} if they are not known to be
      */
     default Status writeBytes(String key, byte[] content) {
         return writeBytes(key, content == null ? null : new ByteArrayInputStream(content));

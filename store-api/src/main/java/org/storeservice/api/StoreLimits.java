@@ -31,26 +31,27 @@ public final class StoreLimits {
         this.maxValueBytes = builder.maxValueBytes;
     }
 
-    /** The default limits. */
+    /** {@return the default limits} */
     public static StoreLimits defaults() {
         return DEFAULTS;
     }
 
+    /** {@return a builder starting from the default limits} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from these limits. */
+    /** {@return a builder starting from these limits} */
     public Builder toBuilder() {
         return new Builder().maxKeyLength(maxKeyLength).maxValueBytes(maxValueBytes);
     }
 
-    /** Longest accepted key, in UTF-16 chars ({@link String#length()}). */
+    /** {@return the longest accepted key, in UTF-16 chars ({@link String#length()})} */
     public int maxKeyLength() {
         return maxKeyLength;
     }
 
-    /** Largest accepted value, in bytes: UTF-8 bytes for text, raw bytes for content. */
+    /** {@return the largest accepted value, in bytes: UTF-8 bytes for text, raw bytes for content} */
     public long maxValueBytes() {
         return maxValueBytes;
     }
@@ -68,7 +69,12 @@ public final class StoreLimits {
         private Builder() {
         }
 
-        /** @see #DEFAULT_MAX_KEY_LENGTH */
+        /**
+         * Sets the longest accepted key, in UTF-16 chars.
+         *
+         * @param maxKeyLength at least 1; default {@value #DEFAULT_MAX_KEY_LENGTH}
+         * @return this builder
+         */
         public Builder maxKeyLength(int maxKeyLength) {
             if (maxKeyLength < 1) {
                 throw new IllegalArgumentException("maxKeyLength must be at least 1: " + maxKeyLength);
@@ -77,7 +83,12 @@ public final class StoreLimits {
             return this;
         }
 
-        /** @see #DEFAULT_MAX_VALUE_BYTES */
+        /**
+         * Sets the largest accepted value, in bytes.
+         *
+         * @param maxValueBytes at least 0; default {@value #DEFAULT_MAX_VALUE_BYTES}
+         * @return this builder
+         */
         public Builder maxValueBytes(long maxValueBytes) {
             if (maxValueBytes < 0) {
                 throw new IllegalArgumentException("maxValueBytes must not be negative: " + maxValueBytes);
@@ -86,6 +97,7 @@ public final class StoreLimits {
             return this;
         }
 
+        /** {@return the limits} */
         public StoreLimits build() {
             return new StoreLimits(this);
         }

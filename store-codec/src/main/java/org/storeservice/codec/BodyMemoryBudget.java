@@ -28,7 +28,11 @@ public final class BodyMemoryBudget {
     /** The smallest array kept for reuse: the size from which G1 allocates outside its regions' normal path. */
     static final int POOLED_ARRAY_BYTES = 512 * 1024;
 
-    /** A budget of {@code capacity} bytes; {@code 0} keeps every body in a file. */
+    /**
+     * A budget of {@code capacity} bytes.
+     *
+     * @param capacity the most bytes reserved at once; {@code 0} keeps every body in a file
+     */
     public BodyMemoryBudget(long capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must not be negative: " + capacity);
@@ -36,7 +40,12 @@ public final class BodyMemoryBudget {
         this.capacity = capacity;
     }
 
-    /** Reserves {@code bytes} if they fit, and says whether they did; a reservation is given back with {@link #release}. */
+    /**
+     * Reserves {@code bytes} if they fit; a reservation is given back with {@link #release}.
+     *
+     * @param bytes how many to reserve
+     * @return whether they were reserved
+     */
     public boolean tryReserve(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must not be negative: " + bytes);
@@ -100,7 +109,11 @@ public final class BodyMemoryBudget {
         release(array.length);
     }
 
-    /** Gives back {@code bytes} reserved earlier. */
+    /**
+     * Gives back {@code bytes} reserved earlier.
+     *
+     * @param bytes how many were reserved
+     */
     public void release(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must not be negative: " + bytes);
@@ -112,17 +125,17 @@ public final class BodyMemoryBudget {
         }
     }
 
-    /** The most bytes that may be reserved at once. */
+    /** {@return the most bytes that may be reserved at once} */
     public long capacity() {
         return capacity;
     }
 
-    /** The bytes reserved now. */
+    /** {@return the bytes reserved now} */
     public long reserved() {
         return reserved.get();
     }
 
-    /** The most bytes ever reserved at once (never more than {@link #capacity()}): for tests and metrics. */
+    /** {@return the most bytes ever reserved at once} Never more than {@link #capacity()}; for tests and metrics. */
     public long highWaterMark() {
         return highWaterMark.get();
     }

@@ -145,80 +145,85 @@ public final class CodecLimits {
         this.maxQueryStringLength = builder.maxQueryStringLength;
     }
 
+    /** {@return the default limits} */
     public static CodecLimits defaults() {
         return DEFAULTS;
     }
 
+    /** {@return a builder starting from the default limits} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from these limits. */
+    /** {@return a builder starting from these limits} */
     public Builder toBuilder() {
         return new Builder(this);
     }
 
-    /** Largest accepted request body, in bytes. */
+    /** {@return the largest accepted request body, in bytes} */
     public long maxRequestBytes() {
         return maxRequestBytes;
     }
 
-    /** Deepest accepted element nesting; the root element is at depth 1. */
+    /** {@return the deepest accepted element nesting; the root element is at depth 1} */
     public int maxElementDepth() {
         return maxElementDepth;
     }
 
-    /** Most attributes accepted on one element. */
+    /** {@return the most attributes accepted on one element} */
     public int maxAttributesPerElement() {
         return maxAttributesPerElement;
     }
 
-    /** Longest accepted attribute value, in chars. */
+    /** {@return the longest accepted attribute value, in chars} */
     public int maxAttributeValueLength() {
         return maxAttributeValueLength;
     }
 
-    /** Longest accepted {@code key} or {@code value} text, comment or processing instruction, in chars. */
+    /** {@return the longest accepted {@code key} or {@code value} text, comment or processing instruction, in chars} */
     public int maxTextLength() {
         return maxTextLength;
     }
 
-    /** Most elements accepted in one SOAP request. */
+    /** {@return the most elements accepted in one SOAP request} */
     public int maxElementCount() {
         return maxElementCount;
     }
 
-    /** Most distinct parameter names accepted in one HTTP GET query or POST form. */
+    /** {@return the most distinct parameter names accepted in one HTTP GET query or POST form} */
     public int maxParameterNames() {
         return maxParameterNames;
     }
 
-    /** Bytes of spooled content kept in memory before the rest goes to a temporary file. */
+    /** {@return the bytes of spooled content kept in memory before the rest goes to a temporary file} */
     public int spoolMemoryBytes() {
         return spoolMemoryBytes;
     }
 
-    /** Bytes of one request body kept in memory while it arrives, before the rest goes to a temporary file. */
+    /**
+     * {@return the bytes of one request body kept in memory while it arrives, before the rest goes to a temporary
+     * file}
+     */
     public int bodyMemoryBytes() {
         return bodyMemoryBytes;
     }
 
-    /** Bytes of heap all request bodies in flight may hold together (see {@link BodyMemoryBudget}). */
+    /** {@return the bytes of heap all request bodies in flight may hold together (see {@link BodyMemoryBudget})} */
     public long bodyMemoryBudgetBytes() {
         return bodyMemoryBudgetBytes;
     }
 
-    /** Bytes of heap text values decoded from large bodies may hold together (see {@link TextMemory}). */
+    /** {@return the bytes of heap text values decoded from large bodies may hold together (see {@link TextMemory})} */
     public long textMemoryBytes() {
         return textMemoryBytes;
     }
 
-    /** Longest a request waits for the text memory, in milliseconds, before it is answered 503. */
+    /** {@return the longest a request waits for the text memory, in milliseconds, before it is answered 503} */
     public long textMemoryWaitMillis() {
         return textMemoryWaitMillis;
     }
 
-    /** Longest accepted query string ({@link CodecRequest#rawQuery()}), in chars. */
+    /** {@return the longest accepted query string ({@link CodecRequest#rawQuery()}), in chars} */
     public int maxQueryStringLength() {
         return maxQueryStringLength;
     }
@@ -270,7 +275,12 @@ public final class CodecLimits {
             maxQueryStringLength = limits.maxQueryStringLength;
         }
 
-        /** @see #DEFAULT_MAX_REQUEST_BYTES */
+        /**
+         * Sets {@link CodecLimits#maxRequestBytes()}.
+         *
+         * @param maxRequestBytes the limit; default {@link #DEFAULT_MAX_REQUEST_BYTES}
+         * @return this builder
+         */
         public Builder maxRequestBytes(long maxRequestBytes) {
             if (maxRequestBytes < 0) {
                 throw new IllegalArgumentException("maxRequestBytes must not be negative: " + maxRequestBytes);
@@ -279,62 +289,112 @@ public final class CodecLimits {
             return this;
         }
 
-        /** @see #DEFAULT_MAX_ELEMENT_DEPTH */
+        /**
+         * Sets {@link CodecLimits#maxElementDepth()}.
+         *
+         * @param maxElementDepth the limit; default {@link #DEFAULT_MAX_ELEMENT_DEPTH}
+         * @return this builder
+         */
         public Builder maxElementDepth(int maxElementDepth) {
             // 4 levels: Envelope, Body, the operation wrapper, its parameter
             this.maxElementDepth = atLeast(4, maxElementDepth, "maxElementDepth");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_ATTRIBUTES_PER_ELEMENT */
+        /**
+         * Sets {@link CodecLimits#maxAttributesPerElement()}.
+         *
+         * @param maxAttributesPerElement the limit; default {@link #DEFAULT_MAX_ATTRIBUTES_PER_ELEMENT}
+         * @return this builder
+         */
         public Builder maxAttributesPerElement(int maxAttributesPerElement) {
             this.maxAttributesPerElement = atLeast(1, maxAttributesPerElement, "maxAttributesPerElement");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH */
+        /**
+         * Sets {@link CodecLimits#maxAttributeValueLength()}.
+         *
+         * @param maxAttributeValueLength the limit; default {@link #DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH}
+         * @return this builder
+         */
         public Builder maxAttributeValueLength(int maxAttributeValueLength) {
             this.maxAttributeValueLength = atLeast(1, maxAttributeValueLength, "maxAttributeValueLength");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_TEXT_LENGTH */
+        /**
+         * Sets {@link CodecLimits#maxTextLength()}.
+         *
+         * @param maxTextLength the limit; default {@link #DEFAULT_MAX_TEXT_LENGTH}
+         * @return this builder
+         */
         public Builder maxTextLength(int maxTextLength) {
             this.maxTextLength = atLeast(0, maxTextLength, "maxTextLength");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_ELEMENT_COUNT */
+        /**
+         * Sets {@link CodecLimits#maxElementCount()}.
+         *
+         * @param maxElementCount the limit; default {@link #DEFAULT_MAX_ELEMENT_COUNT}
+         * @return this builder
+         */
         public Builder maxElementCount(int maxElementCount) {
             this.maxElementCount = atLeast(5, maxElementCount, "maxElementCount");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_PARAMETER_NAMES */
+        /**
+         * Sets {@link CodecLimits#maxParameterNames()}.
+         *
+         * @param maxParameterNames the limit; default {@link #DEFAULT_MAX_PARAMETER_NAMES}
+         * @return this builder
+         */
         public Builder maxParameterNames(int maxParameterNames) {
             this.maxParameterNames = atLeast(2, maxParameterNames, "maxParameterNames");
             return this;
         }
 
-        /** @see #DEFAULT_SPOOL_MEMORY_BYTES */
+        /**
+         * Sets {@link CodecLimits#spoolMemoryBytes()}.
+         *
+         * @param spoolMemoryBytes the limit; default {@link #DEFAULT_SPOOL_MEMORY_BYTES}
+         * @return this builder
+         */
         public Builder spoolMemoryBytes(int spoolMemoryBytes) {
             this.spoolMemoryBytes = atLeast(0, spoolMemoryBytes, "spoolMemoryBytes");
             return this;
         }
 
-        /** @see #DEFAULT_BODY_MEMORY_BYTES */
+        /**
+         * Sets {@link CodecLimits#bodyMemoryBytes()}.
+         *
+         * @param bodyMemoryBytes the limit; default {@link #DEFAULT_BODY_MEMORY_BYTES}
+         * @return this builder
+         */
         public Builder bodyMemoryBytes(int bodyMemoryBytes) {
             this.bodyMemoryBytes = atLeast(0, bodyMemoryBytes, "bodyMemoryBytes");
             return this;
         }
 
-        /** @see #DEFAULT_MAX_QUERY_STRING_LENGTH */
+        /**
+         * Sets {@link CodecLimits#maxQueryStringLength()}.
+         *
+         * @param maxQueryStringLength the limit; default {@link #DEFAULT_MAX_QUERY_STRING_LENGTH}
+         * @return this builder
+         */
         public Builder maxQueryStringLength(int maxQueryStringLength) {
             this.maxQueryStringLength = atLeast(0, maxQueryStringLength, "maxQueryStringLength");
             return this;
         }
 
-        /** @see #DEFAULT_BODY_MEMORY_BUDGET_BYTES */
+        /**
+         * Sets {@link CodecLimits#bodyMemoryBudgetBytes()}.
+         *
+         * @param bodyMemoryBudgetBytes the limit; default {@link #DEFAULT_BODY_MEMORY_BUDGET_BYTES}
+         * @return this builder
+         */
         public Builder bodyMemoryBudgetBytes(long bodyMemoryBudgetBytes) {
             if (bodyMemoryBudgetBytes < 0) {
                 throw new IllegalArgumentException("bodyMemoryBudgetBytes must not be negative: " + bodyMemoryBudgetBytes);
@@ -343,7 +403,12 @@ public final class CodecLimits {
             return this;
         }
 
-        /** @see #DEFAULT_TEXT_MEMORY_BYTES */
+        /**
+         * Sets {@link CodecLimits#textMemoryBytes()}.
+         *
+         * @param textMemoryBytes the limit; default {@link #DEFAULT_TEXT_MEMORY_BYTES}
+         * @return this builder
+         */
         public Builder textMemoryBytes(long textMemoryBytes) {
             if (textMemoryBytes < 0) {
                 throw new IllegalArgumentException("textMemoryBytes must not be negative: " + textMemoryBytes);
@@ -352,7 +417,13 @@ public final class CodecLimits {
             return this;
         }
 
-        /** @see #DEFAULT_TEXT_MEMORY_WAIT_MILLIS */
+        /**
+         * Sets how long a request waits for the text memory.
+         *
+         * @param textMemoryWaitMillis milliseconds, 0 or more
+         * @return this builder
+         * @see #DEFAULT_TEXT_MEMORY_WAIT_MILLIS
+         */
         public Builder textMemoryWaitMillis(long textMemoryWaitMillis) {
             if (textMemoryWaitMillis < 0) {
                 throw new IllegalArgumentException("textMemoryWaitMillis must not be negative: " + textMemoryWaitMillis);
@@ -361,6 +432,7 @@ public final class CodecLimits {
             return this;
         }
 
+        /** {@return the limits} */
         public CodecLimits build() {
             return new CodecLimits(this);
         }

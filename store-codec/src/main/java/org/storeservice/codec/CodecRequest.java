@@ -60,40 +60,42 @@ public final class CodecRequest {
     }
 
     /**
-     * A request for {@code method} (e.g. {@code "POST"}) on {@code path}, the decoded request path without
-     * the query (e.g. {@code "/API/Store.asmx/WriteString"}).
+     * {@return a builder of a request for {@code method} on {@code path}}
+     *
+     * @param method the HTTP method, for example {@code "POST"}
+     * @param path the decoded request path without the query, for example {@code "/API/Store.asmx/WriteString"}
      */
     public static Builder builder(String method, String path) {
         return new Builder(method, path);
     }
 
-    /** The HTTP method, upper case as sent. */
+    /** {@return the HTTP method, upper case as sent} */
     public String method() {
         return method;
     }
 
-    /** The decoded path, without the query string. */
+    /** {@return the decoded path, without the query string} */
     public String path() {
         return path;
     }
 
-    /** The query string as sent (still percent-encoded), without the {@code '?'}; empty if none. */
+    /** {@return the query string as sent (still percent-encoded), without the {@code '?'}; empty if none} */
     public String rawQuery() {
         return rawQuery;
     }
 
-    /** {@code "http"} or {@code "https"}: how the client reached the server (for addresses in the WSDL). */
+    /** {@return {@code "http"} or {@code "https"}: how the client reached the server} For addresses in the WSDL. */
     public String scheme() {
         return scheme;
     }
 
-    /** The client's IP address as the connection shows it, or {@code null} if the adapter did not set it. */
+    /** {@return the client's IP address as the connection shows it, or {@code null} if the adapter did not set it} */
     public String remoteAddress() {
         return remoteAddress;
     }
 
     /**
-     * Whether the client is on this machine, as ASP.NET's {@code Request.IsLocal} decides: its address is a
+     * {@return whether the client is on this machine}, as ASP.NET's {@code Request.IsLocal} decides: its address is a
      * loopback address or equals the server's address on the connection. False when no address was set.
      * Decides {@link Protocol#HTTP_POST_LOCALHOST}.
      */
@@ -110,30 +112,38 @@ public final class CodecRequest {
         return a.startsWith("127.") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1");
     }
 
-    /** The first value of header {@code name} (case-insensitive), or {@code null} if absent. */
+    /**
+     * {@return the first value of header {@code name}, or {@code null} if absent}
+     *
+     * @param name the header's name, in any case
+     */
     public String header(String name) {
         List<String> values = headers.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 
-    /** Every value of header {@code name} (case-insensitive), in order; empty if absent. */
+    /**
+     * {@return every value of header {@code name}, in order; empty if absent}
+     *
+     * @param name the header's name, in any case
+     */
     public List<String> headers(String name) {
         return headers.getOrDefault(name, List.of());
     }
 
-    /** All headers, names case-insensitive. */
+    /** {@return all headers, names case-insensitive} */
     public Map<String, List<String>> headers() {
         return headers;
     }
 
-    /** The request body; empty for a request without one. */
+    /** {@return the request body; empty for a request without one} */
     public InputStream body() {
         return body;
     }
 
     /**
-     * The body's length in bytes: as the server adapter gave it ({@link Builder#bodyLength}), else the declared
-     * Content-Length; -1 if neither is known.
+     * {@return the body's length in bytes}: as the server adapter gave it ({@link Builder#bodyLength}), else the
+     * declared Content-Length; -1 if neither is known.
      */
     public long bodyLength() {
         if (bodyLength >= 0) {
@@ -174,12 +184,23 @@ public final class CodecRequest {
             this.path = Objects.requireNonNull(path, "path");
         }
 
-        /** The raw (percent-encoded) query string without {@code '?'}; {@code null} means none. */
+        /**
+         * Sets the query string.
+         *
+         * @param rawQuery the query string as sent (percent-encoded), without {@code '?'}; {@code null} means none
+         * @return this builder
+         */
         public Builder rawQuery(String rawQuery) {
             this.rawQuery = rawQuery == null ? "" : rawQuery;
             return this;
         }
 
+        /**
+         * Sets how the client reached the server, for the addresses in the WSDL; default {@code "http"}.
+         *
+         * @param scheme {@code "http"} or {@code "https"}
+         * @return this builder
+         */
         public Builder scheme(String scheme) {
             this.scheme = Objects.requireNonNull(scheme, "scheme").toLowerCase(Locale.ROOT);
             return this;
@@ -188,6 +209,10 @@ public final class CodecRequest {
         /**
          * The client's IP address (a literal such as {@code 127.0.0.1} or {@code ::1}) and the server's own
          * address on this connection ({@code null} if unknown): together they decide {@link CodecRequest#isLocal()}.
+         *
+         * @param remoteAddress the client's address
+         * @param localAddress the server's address on the connection
+         * @return this builder
          */
         public Builder clientAddresses(String remoteAddress, String localAddress) {
             this.remoteAddress = remoteAddress;
@@ -195,7 +220,13 @@ public final class CodecRequest {
             return this;
         }
 
-        /** Adds one value of header {@code name}; call again to add more values. */
+        /**
+         * Adds one value of header {@code name}; call again to add more values.
+         *
+         * @param name the header's name
+         * @param value one of its values
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
@@ -215,6 +246,12 @@ public final class CodecRequest {
             return this;
         }
 
+        /**
+         * Sets the body; none by default (an empty body).
+         *
+         * @param body the body's bytes, read at most once
+         * @return this builder
+         */
         public Builder body(InputStream body) {
             this.body = Objects.requireNonNull(body, "body");
             return this;
@@ -223,12 +260,16 @@ public final class CodecRequest {
         /**
          * The body's length, for an adapter that has the whole body before the codec runs (a chunked body has no
          * Content-Length); -1, the default, when unknown.
+         *
+         * @param bodyLength the length in bytes, or -1
+         * @return this builder
          */
         public Builder bodyLength(long bodyLength) {
             this.bodyLength = Math.max(-1, bodyLength);
             return this;
         }
 
+        /** {@return the request} */
         public CodecRequest build() {
             return new CodecRequest(this);
         }

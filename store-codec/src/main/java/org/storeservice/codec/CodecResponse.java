@@ -29,22 +29,30 @@ public final class CodecResponse {
         this.writeResult = builder.writeResult;
     }
 
-    /** A builder for a response with {@code status}. */
+    /**
+     * {@return a builder of a response with {@code status}}
+     *
+     * @param status the HTTP status code
+     */
     public static Builder builder(int status) {
         return new Builder(status);
     }
 
-    /** The HTTP status code. */
+    /** {@return the HTTP status code} */
     public int status() {
         return status;
     }
 
-    /** The headers to send, in order, as (name, value) pairs; Content-Length is left to the server. */
+    /** {@return the headers to send, in order, as (name, value) pairs} Content-Length is left to the server. */
     public List<Map.Entry<String, String>> headers() {
         return headers;
     }
 
-    /** The first value of header {@code name} (case-insensitive), or {@code null}. */
+    /**
+     * {@return the first value of header {@code name}, or {@code null}}
+     *
+     * @param name the header's name, in any case
+     */
     public String header(String name) {
         for (Map.Entry<String, String> header : headers) {
             if (header.getKey().equalsIgnoreCase(name)) {
@@ -54,12 +62,12 @@ public final class CodecResponse {
         return null;
     }
 
-    /** The body, as a fresh read-only view (position 0); its length is the Content-Length. */
+    /** {@return the body, as a fresh read-only view (position 0)} Its length is the Content-Length. */
     public ByteBuffer body() {
         return body.duplicate();
     }
 
-    /** A copy of the body's bytes. */
+    /** {@return a copy of the body's bytes} */
     public byte[] bodyBytes() {
         ByteBuffer view = body();
         byte[] bytes = new byte[view.remaining()];
@@ -94,29 +102,52 @@ public final class CodecResponse {
             this.status = status;
         }
 
+        /**
+         * Adds a header, after those added before.
+         *
+         * @param name the header's name
+         * @param value its value
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             headers.add(Map.entry(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")));
             return this;
         }
 
-        /** The body; the array is not copied, so the caller must not change it afterwards. */
+        /**
+         * Sets the body; none by default.
+         *
+         * @param body the bytes, not copied: the caller must not change them afterwards
+         * @return this builder
+         */
         public Builder body(byte[] body) {
             this.body = ByteBuffer.wrap(Objects.requireNonNull(body, "body"));
             return this;
         }
 
-        /** The operation this answers, by its wire name; not sent, told to observers. */
+        /**
+         * Sets the operation this answers; not sent, told to observers.
+         *
+         * @param operation its wire name, {@code WriteString} or {@code WriteBytes}
+         * @return this builder
+         */
         public Builder operation(String operation) {
             this.operation = Objects.requireNonNull(operation, "operation");
             return this;
         }
 
-        /** The status the write answered, which the body carries; not sent separately, told to observers. */
+        /**
+         * Sets the status the write answered, which the body carries; not sent separately, told to observers.
+         *
+         * @param writeResult the store's answer
+         * @return this builder
+         */
         public Builder writeResult(Status writeResult) {
             this.writeResult = Objects.requireNonNull(writeResult, "writeResult");
             return this;
         }
 
+        /** {@return the response} */
         public CodecResponse build() {
             return new CodecResponse(this);
         }

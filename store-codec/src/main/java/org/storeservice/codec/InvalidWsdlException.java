@@ -9,13 +9,17 @@ public final class InvalidWsdlException extends IllegalArgumentException {
 
     private final String reason;
 
-    /** For the codec's WSDL checks: {@code reason} says what is wrong with the document. */
+    /**
+     * For the codec's WSDL checks.
+     *
+     * @param reason what is wrong with the document
+     */
     public InvalidWsdlException(String reason) {
         super("WSDL: " + reason);
         this.reason = reason;
     }
 
-    /** What is wrong with the document. */
+    /** {@return what is wrong with the document} */
     public String reason() {
         return reason;
     }

@@ -19,7 +19,10 @@ public enum Outcome {
         this.tag = tag;
     }
 
-    /** Its name in metrics and logs: {@code Success}, {@code Error}, {@code fault}, {@code 4xx}, {@code 5xx}. */
+    /**
+     * {@return its name in metrics and logs}: {@code Success}, {@code Error}, {@code fault}, {@code 4xx},
+     * {@code 5xx}.
+     */
     public String tag() {
         return tag;
     }

@@ -27,7 +27,7 @@ public enum Protocol {
         this.asmxName = asmxName;
     }
 
-    /** The name web.config uses, e.g. {@code HttpSoap12}. */
+    /** {@return the name web.config uses, for example {@code HttpSoap12}} */
     public String asmxName() {
         return asmxName;
     }
@@ -36,6 +36,8 @@ public enum Protocol {
      * The protocol ASMX calls {@code name}, compared case-insensitively; the Java constant's name
      * ({@code HTTP_SOAP12}) is accepted too.
      *
+     * @param name ASMX's name of the protocol, or the constant's
+     * @return the protocol
      * @throws IllegalArgumentException naming the valid names, if {@code name} is none of them
      */
     public static Protocol byName(String name) {

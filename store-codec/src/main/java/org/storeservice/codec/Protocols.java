@@ -22,7 +22,7 @@ public final class Protocols {
     }
 
     /**
-     * Every protocol: the four bindings of the contract plus {@code HttpPostLocalhost} and
+     * {@return every protocol}: the four bindings of the contract plus {@code HttpPostLocalhost} and
      * {@code Documentation}, as machine.config's defaults with {@code HttpGet} and {@code HttpPost} added.
      * The default.
      */
@@ -30,7 +30,11 @@ public final class Protocols {
         return ALL;
     }
 
-    /** Exactly {@code protocols}; none at all is allowed (every request then gets ASMX's "unrecognized" page). */
+    /**
+     * {@return exactly {@code protocols}} None at all is allowed: every request then gets ASMX's "unrecognized" page.
+     *
+     * @param protocols the protocols that are on
+     */
     public static Protocols of(Collection<Protocol> protocols) {
         EnumSet<Protocol> set = EnumSet.noneOf(Protocol.class);
         for (Protocol protocol : protocols) {
@@ -39,6 +43,11 @@ public final class Protocols {
         return new Protocols(set);
     }
 
+    /**
+     * {@return exactly {@code protocols}}, as {@link #of(Collection)}
+     *
+     * @param protocols the protocols that are on
+     */
     public static Protocols of(Protocol... protocols) {
         return of(Set.of(protocols));
     }
@@ -47,6 +56,8 @@ public final class Protocols {
      * Parses a comma-separated list of ASMX's names ({@code "HttpSoap,HttpSoap12,Documentation"}),
      * case-insensitively, blanks around names ignored; an empty list means none.
      *
+     * @param list the names, comma-separated
+     * @return the protocols named
      * @throws IllegalArgumentException for an unknown name
      */
     public static Protocols parse(String list) {
@@ -59,23 +70,32 @@ public final class Protocols {
         return new Protocols(set);
     }
 
+    /**
+     * {@return whether {@code protocol} is on}
+     *
+     * @param protocol a protocol
+     */
     public boolean contains(Protocol protocol) {
         return enabled.contains(protocol);
     }
 
-    /** Whether either SOAP version is on: ASMX then installs its SOAP protocol factory. */
+    /** {@return whether either SOAP version is on} ASMX then installs its SOAP protocol factory. */
     public boolean anySoap() {
         return contains(Protocol.HTTP_SOAP) || contains(Protocol.HTTP_SOAP12);
     }
 
-    /** This set, without {@code protocol}. */
+    /**
+     * {@return this set, without {@code protocol}}
+     *
+     * @param protocol the protocol to leave out
+     */
     public Protocols without(Protocol protocol) {
         EnumSet<Protocol> set = enabled.isEmpty() ? EnumSet.noneOf(Protocol.class) : EnumSet.copyOf(enabled);
         set.remove(protocol);
         return new Protocols(set);
     }
 
-    /** The protocols that are on, in ASMX's order. */
+    /** {@return the protocols that are on, in ASMX's order} */
     public Set<Protocol> toSet() {
         return Collections.unmodifiableSet(enabled);
     }

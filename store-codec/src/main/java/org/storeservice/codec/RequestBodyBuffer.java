@@ -79,49 +79,54 @@ public final class RequestBodyBuffer implements Closeable {
     }
 
     /**
-     * Whether no more bytes will be kept: the buffer holds one byte past the request size limit, or the
+     * {@return whether no more bytes will be kept}: the buffer holds one byte past the request size limit, or the
      * declared length was over it. The codec will answer with its too-large fault.
      */
     public boolean isFull() {
         return size >= capacity;
     }
 
-    /** The bytes held. */
+    /** {@return the bytes held} */
     public long size() {
         return size;
     }
 
-    /** Every byte appended so far, including those dropped past the limit: the body's progress, for a rate check. */
+    /**
+     * {@return every byte appended so far, including those dropped past the limit}: the body's progress, for a rate
+     * check.
+     */
     public long received() {
         return received;
     }
 
     /**
-     * Whether the adapter should answer before reading any of the body: it is refused on its declared length alone,
-     * and either too long to read to its end, or not even sent yet ({@code expectsContinue}: reading would send the
-     * client a go-ahead for a body nobody will use).
+     * {@return whether the adapter should answer before reading any of the body}: it is refused on its declared length
+     * alone, and either too long to read to its end, or not even sent yet ({@code expectsContinue}: reading would send
+     * the client a go-ahead for a body nobody will use).
+     *
+     * @param expectsContinue whether the request has {@code Expect: 100-continue}
      */
     public boolean answerWithoutReading(boolean expectsContinue) {
         return declaredTooLongToRead() || (isFull() && expectsContinue);
     }
 
     /**
-     * Whether the declared length is over twice the limit: such a body is never read, so the connection cannot carry
-     * another request after the answer.
+     * {@return whether the declared length is over twice the limit}: such a body is never read, so the connection
+     * cannot carry another request after the answer.
      */
     public boolean declaredTooLongToRead() {
         return isFull() && declaredLength > readBound;
     }
 
     /**
-     * Whether the adapter has read enough and should answer now, with the client perhaps still sending: the buffer
-     * is full and more than twice the limit has been dropped through it.
+     * {@return whether the adapter has read enough and should answer now}, with the client perhaps still sending: the
+     * buffer is full and more than twice the limit has been dropped through it.
      */
     public boolean readEnough() {
         return isFull() && received > readBound;
     }
 
-    /** Whether every byte held is in memory (none went to a file), so reading them touches no disk. */
+    /** {@return whether every byte held is in memory (none went to a file)}, so reading them touches no disk. */
     public boolean inMemory() {
         return channel == null;
     }
@@ -132,6 +137,7 @@ public final class RequestBodyBuffer implements Closeable {
      * no reference to it, so the caller may release it at once. Never blocks on the network; it may write
      * to a local file.
      *
+     * @param bytes the bytes that arrived
      * @throws IOException if the temporary file could not be created or written (the buffer should then be
      *     closed and the request failed)
      * @throws IllegalStateException if the buffer was opened or closed already
@@ -205,8 +211,8 @@ public final class RequestBodyBuffer implements Closeable {
     }
 
     /**
-     * The bytes held, in order: memory first, then the file. Reading never waits for the network. The stream
-     * is valid until {@link #close()}; closing it does nothing.
+     * {@return the bytes held, in order: memory first, then the file} Reading never waits for the network. The
+     * stream is valid until {@link #close()}; closing it does nothing.
      *
      * @throws IllegalStateException if called twice, or after {@link #close()}
      */

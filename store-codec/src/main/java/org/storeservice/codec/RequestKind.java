@@ -15,6 +15,13 @@ public record RequestKind(Binding binding, String operation, Outcome outcome) {
     /** The operation of a request that named none the service has. */
     public static final String NO_OPERATION = "none";
 
+    /**
+     * Checks that every component is given.
+     *
+     * @param binding the protocol that took it
+     * @param operation the operation, or {@link #NO_OPERATION}
+     * @param outcome how it ended
+     */
     public RequestKind {
         Objects.requireNonNull(binding, "binding");
         Objects.requireNonNull(operation, "operation");

@@ -10,5 +10,10 @@ package org.storeservice.codec;
  */
 @FunctionalInterface
 public interface RequestObserver {
+    /**
+     * Told of one answered request.
+     *
+     * @param request what it was and how it ended
+     */
     void completed(CompletedRequest request);
 }

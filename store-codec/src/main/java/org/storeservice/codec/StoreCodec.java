@@ -62,15 +62,21 @@ public final class StoreCodec {
         this.observer = builder.observer;
     }
 
-    /** A codec that serves {@code store}; configure it, then {@link Builder#build()}. */
+    /**
+     * {@return a builder of a codec that serves {@code store}}; configure it, then {@link Builder#build()}.
+     *
+     * @param store what the two operations call
+     */
     public static Builder builder(Store store) {
         return new Builder(store);
     }
 
+    /** {@return the service's XML namespace} */
     public String namespace() {
         return namespace;
     }
 
+    /** {@return the endpoint path, as clients see it} */
     public String endpointPath() {
         return endpointPath;
     }
@@ -85,17 +91,18 @@ public final class StoreCodec {
         return textMemory.waiting();
     }
 
+    /** {@return the limits this codec reads requests within} */
     public CodecLimits limits() {
         return limits;
     }
 
-    /** The protocols this codec answers ({@link Builder#protocols}). */
+    /** {@return the protocols this codec answers ({@link Builder#protocols})} */
     public Protocols protocols() {
         return protocols;
     }
 
     /**
-     * A buffer for one request's body, for a server adapter that collects the body before calling
+     * {@return a buffer for one request's body}, for a server adapter that collects the body before calling
      * {@link #handle} (see {@link RequestBodyBuffer}); it shares this codec's {@link #bodyMemoryBudget()}.
      *
      * @param declaredLength the request's Content-Length, or {@code -1} if it has none
@@ -104,14 +111,19 @@ public final class StoreCodec {
         return new RequestBodyBuffer(limits, bodyMemoryBudget, declaredLength);
     }
 
-    /** The heap that this codec's request body buffers may hold together ({@link CodecLimits#bodyMemoryBudgetBytes()}). */
+    /**
+     * {@return the heap that this codec's request body buffers may hold together}
+     * ({@link CodecLimits#bodyMemoryBudgetBytes()})
+     */
     public BodyMemoryBudget bodyMemoryBudget() {
         return bodyMemoryBudget;
     }
 
     /**
-     * Whether {@code path} (decoded, without query) belongs to this endpoint: the endpoint path itself or
-     * anything below it. Compared case-insensitively, as IIS compares paths.
+     * {@return whether {@code path} belongs to this endpoint}: the endpoint path itself or anything below it.
+     * Compared case-insensitively, as IIS compares paths.
+     *
+     * @param path the request's decoded path, without query
      */
     public boolean matches(String path) {
         if (path.length() < endpointPath.length()
@@ -125,6 +137,9 @@ public final class StoreCodec {
      * Answers one request at this endpoint. Never throws for anything the client sent: bad input gets a
      * SOAP fault or an HTTP error, as ASMX would answer it. Reads the body at most once; blocks while
      * reading it and while the store writes. The same as {@link #handleAsync} with every store call on this thread.
+     *
+     * @param request the request, its body included
+     * @return the answer, to send as it is
      */
     public CodecResponse handle(CodecRequest request) {
         return handleAsync(request, Runnable::run).toCompletableFuture().join();
@@ -139,8 +154,10 @@ public final class StoreCodec {
      * it, and no thread waits), and a store call that may block runs on {@code blockingWork}. The stage completes on
      * one of those threads, never exceptionally: an unexpected failure becomes a plain 500 (logged).
      *
+     * @param request the request, its body included
      * @param blockingWork runs the work that may block; a caller on a thread that may block passes
      *     {@code Runnable::run}
+     * @return the answer, to send as it is
      */
     public CompletionStage<CodecResponse> handleAsync(CodecRequest request, Executor blockingWork) {
         Objects.requireNonNull(blockingWork, "blockingWork");
@@ -165,6 +182,10 @@ public final class StoreCodec {
      * What {@code request} asked for and how {@code response}, this codec's answer to it, ended: its binding,
      * operation and outcome, for access logs and metrics. Cheap: reads the method, path and query and what
      * the answer says of itself; the body is not touched.
+     *
+     * @param request a request this codec answered
+     * @param response its answer
+     * @return its binding, operation and outcome
      */
     public RequestKind describe(CodecRequest request, CodecResponse response) {
         return RequestKinds.of(this, request, response);
@@ -256,7 +277,12 @@ public final class StoreCodec {
             this.store = Objects.requireNonNull(store, "store");
         }
 
-        /** The service's XML namespace; default {@value #DEFAULT_NAMESPACE}. */
+        /**
+         * Sets the service's XML namespace; default {@value #DEFAULT_NAMESPACE}.
+         *
+         * @param namespace the namespace URI, as the clients' proxies were generated with
+         * @return this builder
+         */
         public Builder namespace(String namespace) {
             if (Objects.requireNonNull(namespace, "namespace").isEmpty()) {
                 throw new IllegalArgumentException("namespace must not be empty");
@@ -265,7 +291,12 @@ public final class StoreCodec {
             return this;
         }
 
-        /** The endpoint path, starting with {@code '/'}; default {@value #DEFAULT_ENDPOINT_PATH}. */
+        /**
+         * Sets the endpoint path; default {@value #DEFAULT_ENDPOINT_PATH}.
+         *
+         * @param endpointPath the path clients call, starting with {@code '/'} and not ending with it
+         * @return this builder
+         */
         public Builder endpointPath(String endpointPath) {
             Objects.requireNonNull(endpointPath, "endpointPath");
             if (!endpointPath.startsWith("/") || endpointPath.endsWith("/")) {
@@ -276,6 +307,12 @@ public final class StoreCodec {
             return this;
         }
 
+        /**
+         * Sets the limits requests are read within; default {@link CodecLimits#defaults()}.
+         *
+         * @param limits the limits
+         * @return this builder
+         */
         public Builder limits(CodecLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
             return this;
@@ -284,6 +321,9 @@ public final class StoreCodec {
         /**
          * Tells {@code observer} of every answered request (see {@link RequestObserver}); none by default, and
          * then the codec reads no clock and counts no bytes.
+         *
+         * @param observer told of each answered request
+         * @return this builder
          */
         public Builder observer(RequestObserver observer) {
             this.observer = Objects.requireNonNull(observer, "observer");
@@ -293,6 +333,9 @@ public final class StoreCodec {
         /**
          * Which protocols are on, as web.config's {@code <webServices><protocols>}; default {@link Protocols#all()}.
          * A protocol that is off answers as ASMX answers it removed, and the WSDL, disco and help pages leave it out.
+         *
+         * @param protocols the protocols that are on
+         * @return this builder
          */
         public Builder protocols(Protocols protocols) {
             this.protocols = Objects.requireNonNull(protocols, "protocols");
@@ -305,20 +348,28 @@ public final class StoreCodec {
          * client used, as ASMX rewrites its own. {@link #build()} checks that it describes this service: the
          * codec's namespace, the operations WriteString and WriteBytes with the right messages, and a binding
          * for every enabled protocol; {@code null} (the default) serves the generated WSDL.
+         *
+         * @param document the WSDL, or {@code null}
+         * @return this builder
          */
         public Builder wsdl(String document) {
             this.wsdl = document;
             return this;
         }
 
-        /** As {@link #wsdl(String)}, for the document's bytes (its XML declaration or BOM gives the encoding). */
+        /**
+         * As {@link #wsdl(String)}, for the document's bytes.
+         *
+         * @param document the WSDL, whose XML declaration or byte-order mark gives the encoding; or {@code null}
+         * @return this builder
+         */
         public Builder wsdl(byte[] document) {
             this.wsdl = document == null ? null : MetadataPages.decodeWsdl(document);
             return this;
         }
 
         /**
-         * The codec.
+         * {@return the codec}
          *
          * @throws IllegalArgumentException if an operator's {@link #wsdl} does not describe this service, saying
          *                                  precisely what differs

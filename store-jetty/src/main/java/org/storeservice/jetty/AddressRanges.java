@@ -37,6 +37,8 @@ public final class AddressRanges {
      * Parses a comma-separated list of ranges ({@code ADDRESS} or {@code ADDRESS/PREFIX}); blanks around
      * entries are ignored.
      *
+     * @param commaSeparated the ranges, for example {@code 10.0.0.0/8, ::1}
+     * @return the ranges
      * @throws IllegalArgumentException if an entry is not an IP literal with a prefix length in range, or the list is empty
      */
     public static AddressRanges parse(String commaSeparated) {
@@ -52,14 +54,20 @@ public final class AddressRanges {
         return new AddressRanges(entries);
     }
 
-    /** Whether {@code address} lies in one of the ranges. */
+    /**
+     * {@return whether {@code address} lies in one of the ranges}
+     *
+     * @param address an IP address
+     */
     public boolean contains(InetAddress address) {
         return matcher.test(unmapped(address));
     }
 
     /**
-     * Whether {@code address} is an IP socket address inside one of the ranges; {@code false} for any other
+     * {@return whether {@code address} is an IP socket address inside one of the ranges}; {@code false} for any other
      * kind. An unresolved one (as a forwarded client address is) counts if its host is an IP literal.
+     *
+     * @param address a connection's or a forwarded client's address
      */
     public boolean contains(SocketAddress address) {
         if (!(address instanceof InetSocketAddress inet)) {

@@ -26,13 +26,18 @@ public final class AllowListHandler extends Handler.Wrapper {
 
     private final AddressRanges allowed;
 
-    /** Passes requests from {@code allowed} on to {@code handler}. */
+    /**
+     * Passes requests from {@code allowed} on to {@code handler}; others get {@code 403}.
+     *
+     * @param allowed the clients' addresses let through
+     * @param handler what serves them
+     */
     public AllowListHandler(AddressRanges allowed, Handler handler) {
         super(Objects.requireNonNull(handler, "handler"));
         this.allowed = Objects.requireNonNull(allowed, "allowed");
     }
 
-    /** The addresses let through. */
+    /** {@return the addresses let through} */
     public AddressRanges allowed() {
         return allowed;
     }

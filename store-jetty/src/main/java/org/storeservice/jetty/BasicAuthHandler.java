@@ -52,8 +52,13 @@ public final class BasicAuthHandler extends Handler.Wrapper {
     private final Map<String, String> remembered = new ConcurrentHashMap<>();
 
     /**
+     * Serves to {@code handler} the requests of a user of {@code users}, and the others a {@code 401} challenge.
+     *
+     * @param users who may call, and their password hashes
      * @param realm shown by browsers in the login prompt
      * @param endpointPath the codec's endpoint path, whose metadata {@code publicMetadata} makes public
+     * @param publicMetadata whether the WSDL, disco and help pages are served without credentials
+     * @param handler what serves the requests let through
      */
     public BasicAuthHandler(BasicUsers users, String realm, String endpointPath, boolean publicMetadata,
             Handler handler) {

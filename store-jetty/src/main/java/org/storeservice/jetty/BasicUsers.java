@@ -33,6 +33,8 @@ public final class BasicUsers {
     /**
      * Reads a users file.
      *
+     * @param file one {@code name:hash} line per user, as {@link #addTo} writes them
+     * @return its users
      * @throws IOException if it cannot be read
      * @throws IllegalArgumentException if a line is malformed (the message names its number, never its content)
      */
@@ -59,8 +61,10 @@ public final class BasicUsers {
     }
 
     /**
-     * A users file line for {@code name} and {@code password}, under a fresh salt.
+     * {@return a users file line for {@code name} and {@code password}}, under a fresh salt.
      *
+     * @param name the user's name
+     * @param password the password, hashed (PBKDF2-HMAC-SHA256), never written
      * @throws IllegalArgumentException if the name is empty or holds a colon or a control character (Basic
      *     authentication cannot carry either)
      */
@@ -76,6 +80,11 @@ public final class BasicUsers {
     /**
      * Adds {@code name} with {@code password} to the users file (created if absent), replacing the entry the
      * name had; other lines stay as they are. The file is replaced whole, never left half-written.
+     *
+     * @param file the users file
+     * @param name the user's name
+     * @param password the password, hashed, never written
+     * @throws IOException if the file cannot be read or replaced
      */
     public static void addTo(Path file, String name, char[] password) throws IOException {
         String entry = entry(name, password);
@@ -105,14 +114,19 @@ public final class BasicUsers {
         }
     }
 
-    /** Whether {@code name} is a user whose password is {@code password}. Takes a PBKDF2 run either way. */
+    /**
+     * {@return whether {@code name} is a user whose password is {@code password}} Takes a PBKDF2 run either way.
+     *
+     * @param name the name the client sent
+     * @param password the password the client sent
+     */
     public boolean verify(String name, char[] password) {
         PasswordHash hash = users.get(name);
         boolean matches = (hash != null ? hash : decoy).matches(password);
         return hash != null && matches;
     }
 
-    /** How many users there are. */
+    /** {@return how many users there are} */
     public int size() {
         return users.size();
     }

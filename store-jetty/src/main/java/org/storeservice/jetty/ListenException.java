@@ -32,7 +32,10 @@ public final class ListenException extends IOException {
         this.port = port;
     }
 
-    /** The JDK's reason ("Address already in use", "Permission denied"), from the innermost cause that has one. */
+    /**
+     * {@return the JDK's reason ("Address already in use", "Permission denied")}, from the innermost cause that has
+     * one.
+     */
     public String reason() {
         return reason(getCause());
     }
@@ -47,14 +50,17 @@ public final class ListenException extends IOException {
         return reason == null ? "cannot bind" : reason;
     }
 
+    /** {@return which of the server's listeners could not listen} */
     public Listener listener() {
         return listener;
     }
 
+    /** {@return the address it was to listen on} */
     public String host() {
         return host;
     }
 
+    /** {@return the port it was to listen on} */
     public int port() {
         return port;
     }

@@ -90,7 +90,11 @@ public final class StoreHandler extends Handler.Abstract {
     private final int maxInlineBodyBytes;
     private final MinimumRate minimumRate;
 
-    /** A handler that answers {@code codec}'s endpoint, with the default minimum request data rate. */
+    /**
+     * A handler that answers {@code codec}'s endpoint, with the default minimum request data rate.
+     *
+     * @param codec what answers each request
+     */
     public StoreHandler(StoreCodec codec) {
         this(codec, DEFAULT_MIN_REQUEST_DATA_RATE);
     }
@@ -98,6 +102,7 @@ public final class StoreHandler extends Handler.Abstract {
     /**
      * A handler that answers {@code codec}'s endpoint.
      *
+     * @param codec what answers each request
      * @param minRequestDataRate the slowest accepted average body rate in bytes per second, counted after
      *     the first 10 seconds; {@code 0} for no minimum
      */
@@ -108,6 +113,7 @@ public final class StoreHandler extends Handler.Abstract {
     /**
      * A handler that answers {@code codec}'s endpoint.
      *
+     * @param codec what answers each request
      * @param minRequestDataRate the slowest accepted average body rate in bytes per second, counted after
      *     the first 10 seconds; {@code 0} for no minimum
      * @param marksRequests whether each answered request gets the {@link #BINDING_ATTRIBUTE} and
@@ -133,12 +139,12 @@ public final class StoreHandler extends Handler.Abstract {
         this.minimumRate = new MinimumRate(minRequestDataRate, rateGrace.toNanos());
     }
 
-    /** The codec this handler serves. */
+    /** {@return the codec this handler serves} */
     public StoreCodec codec() {
         return codec;
     }
 
-    /** The slowest accepted average body rate, in bytes per second; {@code 0} for no minimum. */
+    /** {@return the slowest accepted average body rate, in bytes per second; {@code 0} for no minimum} */
     public long minRequestDataRate() {
         return minimumRate.bytesPerSecond();
     }

@@ -142,6 +142,7 @@ public final class StoreServer implements AutoCloseable {
         this.config = config;
     }
 
+    /** {@return a builder of a server, starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -316,7 +317,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The port the server listens on: the one asked for, or the one the system chose if {@code 0} was asked.
+     * {@return the port the server listens on}: the one asked for, or the one the system chose if {@code 0} was asked.
      *
      * @throws IllegalStateException if the server is not running
      */
@@ -328,7 +329,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The plain HTTP port served beside the HTTPS one ({@link Builder#httpPort}).
+     * {@return the plain HTTP port served beside the HTTPS one ({@link Builder#httpPort})}
      *
      * @throws IllegalStateException if the server is not running or has no such port
      */
@@ -341,7 +342,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The management port (health checks, and the host's handlers such as metrics).
+     * {@return the management port (health checks, and the host's handlers such as metrics)}
      *
      * @throws IllegalStateException if the server is not running or has no management port
      */
@@ -354,7 +355,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The endpoint's full URL, for example {@code http://127.0.0.1:8080/API/Store.asmx} ({@code https} with
+     * {@return the endpoint's full URL}, for example {@code http://127.0.0.1:8080/API/Store.asmx} ({@code https} with
      * TLS). A wildcard bind address (listen everywhere) is given as {@code localhost}, which always reaches it.
      *
      * @throws IllegalStateException if the server is not running
@@ -396,14 +397,25 @@ public final class StoreServer implements AutoCloseable {
         private Builder() {
         }
 
-        /** The port to listen on, {@code 0} for any free one (see {@link StoreServer#port()}); default 8080. */
+        /**
+         * The port to listen on, {@code 0} for any free one (see {@link StoreServer#port()}); default 8080.
+         *
+         * @param port the port; {@code 0} for any free one
+         * @return this builder
+         */
         public Builder port(int port) {
             checkPort("port", port);
             settings.port = port;
             return this;
         }
 
-        /** The address to listen on, a host name or IP literal; {@code 0.0.0.0} for every interface. Default {@value #DEFAULT_HOST}. */
+        /**
+         * The address to listen on, a host name or IP literal; {@code 0.0.0.0} for every interface. Default
+         * {@value #DEFAULT_HOST}.
+         *
+         * @param host a host name or IP literal
+         * @return this builder
+         */
         public Builder host(String host) {
             if (Objects.requireNonNull(host, "host").isBlank()) {
                 throw new IllegalArgumentException("host must not be blank");
@@ -418,6 +430,9 @@ public final class StoreServer implements AutoCloseable {
          * {@value StoreServer#DEFAULT_ACCEPT_QUEUE_SIZE}. The kernel caps it: on Linux at {@code net.core.somaxconn}
          * (and, where SYN cookies are off, {@code net.ipv4.tcp_max_syn_backlog} bounds the connections still
          * half-open).
+         *
+         * @param connections the listen backlog
+         * @return this builder
          */
         public Builder acceptQueueSize(int connections) {
             if (connections < 1 || connections > 65535) {
@@ -427,19 +442,34 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** The endpoint path; default {@value StoreCodec#DEFAULT_ENDPOINT_PATH}. Checked by the codec. */
+        /**
+         * The endpoint path; default {@value StoreCodec#DEFAULT_ENDPOINT_PATH}. Checked by the codec.
+         *
+         * @param endpointPath the path clients call
+         * @return this builder
+         */
         public Builder endpointPath(String endpointPath) {
             settings.endpointPath = Objects.requireNonNull(endpointPath, "endpointPath");
             return this;
         }
 
-        /** The service's XML namespace; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
+        /**
+         * The service's XML namespace; default {@value StoreCodec#DEFAULT_NAMESPACE}.
+         *
+         * @param namespace the namespace URI
+         * @return this builder
+         */
         public Builder namespace(String namespace) {
             Objects.requireNonNull(namespace, "namespace");
             return codec(codec -> codec.namespace(namespace));
         }
 
-        /** Storage the host owns: the server uses it and never closes it. Replaces any {@link #storageUri}. */
+        /**
+         * Storage the host owns: the server uses it and never closes it. Replaces any {@link #storageUri}.
+         *
+         * @param storage the storage, which the host keeps owning
+         * @return this builder
+         */
         public Builder storage(Storage storage) {
             settings.storage = Objects.requireNonNull(storage, "storage");
             settings.storageUri = null;
@@ -449,6 +479,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Storage the server opens with {@link Storages#open(String)} on start and closes on stop, for example
          * {@code memory:}. Replaces any {@link #storage(Storage)}.
+         *
+         * @param storageUri the storage's URI, as {@link Storages#open(String)} takes it
+         * @return this builder
          */
         public Builder storageUri(String storageUri) {
             settings.storageUri = Objects.requireNonNull(storageUri, "storageUri");
@@ -456,19 +489,34 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** Limits on keys and values; default {@link StoreLimits#defaults()}. */
+        /**
+         * Limits on keys and values; default {@link StoreLimits#defaults()}.
+         *
+         * @param storeLimits the limits
+         * @return this builder
+         */
         public Builder storeLimits(StoreLimits storeLimits) {
             settings.storeLimits = Objects.requireNonNull(storeLimits, "storeLimits");
             return this;
         }
 
-        /** What a write to an existing key does; default {@link OverwritePolicy#REPLACE}. */
+        /**
+         * What a write to an existing key does; default {@link OverwritePolicy#REPLACE}.
+         *
+         * @param overwritePolicy replace the value, or reject the write
+         * @return this builder
+         */
         public Builder overwritePolicy(OverwritePolicy overwritePolicy) {
             settings.overwritePolicy = Objects.requireNonNull(overwritePolicy, "overwritePolicy");
             return this;
         }
 
-        /** Limits on requests, among them the request size; default {@link CodecLimits#defaults()}. */
+        /**
+         * Limits on requests, among them the request size; default {@link CodecLimits#defaults()}.
+         *
+         * @param codecLimits the limits
+         * @return this builder
+         */
         public Builder codecLimits(CodecLimits codecLimits) {
             Objects.requireNonNull(codecLimits, "codecLimits");
             return codec(codec -> codec.limits(codecLimits));
@@ -477,6 +525,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Which of ASMX's protocols are on, as web.config's {@code <webServices><protocols>}; default
          * {@link Protocols#all()}. See {@link StoreCodec.Builder#protocols}.
+         *
+         * @param protocols the protocols that are on
+         * @return this builder
          */
         public Builder protocols(Protocols protocols) {
             Objects.requireNonNull(protocols, "protocols");
@@ -487,12 +538,20 @@ public final class StoreServer implements AutoCloseable {
          * An operator's own WSDL to serve instead of the generated one, addresses rewritten per request;
          * {@code null} (the default) serves the generated one. Checked when the server starts: see
          * {@link StoreCodec.Builder#wsdl(String)}.
+         *
+         * @param document the WSDL, or {@code null}
+         * @return this builder
          */
         public Builder wsdl(String document) {
             return codec(codec -> codec.wsdl(document));
         }
 
-        /** How long a connection may see no traffic before it is closed; default 30 s. */
+        /**
+         * How long a connection may see no traffic before it is closed; default 30 s.
+         *
+         * @param idleTimeout the time-out
+         * @return this builder
+         */
         public Builder idleTimeout(Duration idleTimeout) {
             settings.idleTimeout = positive(idleTimeout, "idleTimeout");
             return this;
@@ -501,6 +560,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * How long a request head (request line and header fields) may take from its first byte to its last;
          * past it the client gets {@code 408} and the connection is closed. Default 20 s.
+         *
+         * @param requestHeadersTimeout the time-out
+         * @return this builder
          */
         public Builder requestHeadersTimeout(Duration requestHeadersTimeout) {
             settings.requestHeadersTimeout = positive(requestHeadersTimeout, "requestHeadersTimeout");
@@ -512,6 +574,9 @@ public final class StoreServer implements AutoCloseable {
          * 10 seconds; {@code 0} for no minimum. A body arriving slower gets {@code 408}. It holds no thread
          * either way, but a connection, and its body's buffer. Default
          * {@value StoreHandler#DEFAULT_MIN_REQUEST_DATA_RATE}.
+         *
+         * @param bytesPerSecond the rate; {@code 0} for no minimum
+         * @return this builder
          */
         public Builder minRequestDataRate(long bytesPerSecond) {
             if (bytesPerSecond < 0) {
@@ -521,7 +586,12 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link StoreServer#stop()} waits for requests in flight; default 10 s. */
+        /**
+         * How long {@link StoreServer#stop()} waits for requests in flight; default 10 s.
+         *
+         * @param stopTimeout the time-out
+         * @return this builder
+         */
         public Builder stopTimeout(Duration stopTimeout) {
             settings.stopTimeout = positive(stopTimeout, "stopTimeout");
             return this;
@@ -531,6 +601,10 @@ public final class StoreServer implements AutoCloseable {
          * Serves HTTPS on {@link #port(int)}, with the key and certificate chain in a PKCS12 keystore. The
          * WSDL's addresses then say {@code https}. A plain HTTP port may be added beside it ({@link #httpPort}).
          * The keystore is read when the server starts.
+         *
+         * @param pkcs12Keystore the keystore file
+         * @param password the keystore's password
+         * @return this builder
          */
         public Builder tls(Path pkcs12Keystore, char[] password) {
             settings.tlsKeystore = Objects.requireNonNull(pkcs12Keystore, "pkcs12Keystore");
@@ -590,13 +664,21 @@ public final class StoreServer implements AutoCloseable {
          * With {@link #tls}: refuse with {@code 400} a request whose {@code Host} the certificate does not name
          * (Jetty's SNI host check). Off by default, as IIS: a client calling by address, or by a name the
          * certificate lacks, while skipping the name check (as many legacy clients do) is served.
+         *
+         * @param check whether to refuse such requests
+         * @return this builder
          */
         public Builder tlsSniHostCheck(boolean check) {
             settings.tlsSniHostCheck = check;
             return this;
         }
 
-        /** With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default. */
+        /**
+         * With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default.
+         *
+         * @param httpPort the port; {@code 0} for any free one
+         * @return this builder
+         */
         public Builder httpPort(int httpPort) {
             checkPort("httpPort", httpPort);
             settings.httpPort = httpPort;
@@ -607,6 +689,9 @@ public final class StoreServer implements AutoCloseable {
          * Writes one line per request in {@link StoreServer#ACCESS_LOG_FORMAT} (extended NCSA with the
          * User-Agent, the binding and the operation) to {@code writer}, for example Jetty's
          * {@link org.eclipse.jetty.server.RequestLogWriter} for a file. Off by default.
+         *
+         * @param writer where the lines go
+         * @return this builder
          */
         public Builder accessLog(RequestLog.Writer writer) {
             settings.accessLog = Objects.requireNonNull(writer, "writer");
@@ -616,25 +701,43 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Requires HTTP Basic authentication as one of {@code users} (see {@link BasicAuthHandler}); requests
          * without valid credentials get {@code 401} before their body is read. Off by default.
+         *
+         * @param users who may call, and their password hashes
+         * @return this builder
          */
         public Builder users(BasicUsers users) {
             settings.users = Objects.requireNonNull(users, "users");
             return this;
         }
 
-        /** The realm named in the {@code 401} challenge; default {@code Store}. */
+        /**
+         * The realm named in the {@code 401} challenge; default {@code Store}.
+         *
+         * @param realm the realm
+         * @return this builder
+         */
         public Builder realm(String realm) {
             settings.realm = Objects.requireNonNull(realm, "realm");
             return this;
         }
 
-        /** With {@link #users}: whether the WSDL, disco and help pages are served without credentials; default no. */
+        /**
+         * With {@link #users}: whether the WSDL, disco and help pages are served without credentials; default no.
+         *
+         * @param publicMetadata whether the metadata pages are served without credentials
+         * @return this builder
+         */
         public Builder publicMetadata(boolean publicMetadata) {
             settings.publicMetadata = publicMetadata;
             return this;
         }
 
-        /** Serves only clients whose address is in {@code ranges}; others get {@code 403}. Off by default. */
+        /**
+         * Serves only clients whose address is in {@code ranges}; others get {@code 403}. Off by default.
+         *
+         * @param ranges the address ranges let through
+         * @return this builder
+         */
         public Builder allowFrom(AddressRanges ranges) {
             settings.allowFrom = Objects.requireNonNull(ranges, "ranges");
             return this;
@@ -643,6 +746,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Honours {@code Forwarded} and {@code X-Forwarded-*} headers from these proxies only (see
          * {@link TrustedProxyCustomizer}). Off by default: the headers are ignored.
+         *
+         * @param proxies the proxies' address ranges
+         * @return this builder
          */
         public Builder trustedProxies(AddressRanges proxies) {
             settings.trustedProxies = Objects.requireNonNull(proxies, "proxies");
@@ -652,6 +758,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Serves {@code /health/live} and {@code /health/ready}, and {@link #managementHandler}, on this port
          * ({@code 0} for any free one), on threads of its own. Off by default.
+         *
+         * @param managementPort the port; {@code 0} for any free one
+         * @return this builder
          */
         public Builder managementPort(int managementPort) {
             checkPort("managementPort", managementPort);
@@ -659,7 +768,12 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** The management port's bind address; default {@value StoreServer#DEFAULT_MANAGEMENT_HOST}. */
+        /**
+         * The management port's bind address; default {@value StoreServer#DEFAULT_MANAGEMENT_HOST}.
+         *
+         * @param managementHost a host name or IP literal
+         * @return this builder
+         */
         public Builder managementHost(String managementHost) {
             if (Objects.requireNonNull(managementHost, "managementHost").isBlank()) {
                 throw new IllegalArgumentException("managementHost must not be blank");
@@ -668,7 +782,12 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** A handler served on the management port after the health checks, for example metrics. */
+        /**
+         * A handler served on the management port after the health checks, for example metrics.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
         public Builder managementHandler(Handler handler) {
             settings.managementHandler = Objects.requireNonNull(handler, "handler");
             return this;
@@ -679,6 +798,9 @@ public final class StoreServer implements AutoCloseable {
          * the server out before it stops taking connections; default {@link StoreServer#DEFAULT_DRAIN_TIME}. Set it
          * above the load balancer's check interval times the failures it needs to mark a server down. Only with a
          * management port (without one nothing reads readiness, and the stop begins at once); {@code 0} for none.
+         *
+         * @param drainTime the drain time; {@code 0} for none
+         * @return this builder
          */
         public Builder drainTime(Duration drainTime) {
             Objects.requireNonNull(drainTime, "drainTime");
@@ -689,7 +811,12 @@ public final class StoreServer implements AutoCloseable {
             return this;
         }
 
-        /** How long the readiness check waits for the storage's answer; default 2 s. */
+        /**
+         * How long the readiness check waits for the storage's answer; default 2 s.
+         *
+         * @param readinessTimeout the time-out
+         * @return this builder
+         */
         public Builder readinessTimeout(Duration readinessTimeout) {
             settings.readinessTimeout = positive(readinessTimeout, "readinessTimeout");
             return this;
@@ -698,6 +825,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Told of every request the codec answers (see {@link RequestObserver}), for example
          * {@code store-micrometer}'s {@code StoreMetrics}. None by default: then no clock is read per request.
+         *
+         * @param observer told of each answered request
+         * @return this builder
          */
         public Builder requestObserver(RequestObserver observer) {
             Objects.requireNonNull(observer, "observer");
@@ -707,6 +837,9 @@ public final class StoreServer implements AutoCloseable {
         /**
          * Called with the endpoint's Jetty server, fully assembled, just before it starts: to add beans such as
          * metrics binders for its thread pool and connectors. Not for changing its handlers.
+         *
+         * @param customizer called with the server
+         * @return this builder
          */
         public Builder jettyCustomizer(Consumer<Server> customizer) {
             settings.jettyCustomizer = Objects.requireNonNull(customizer, "customizer");
@@ -714,7 +847,7 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
-         * A server with this configuration, not yet started.
+         * {@return a server with this configuration, not yet started}
          *
          * <p>The endpoint path, namespace and an operator's WSDL are checked by the codec when the server starts
          * ({@link StoreServer#start()} then throws IllegalArgumentException).

@@ -20,12 +20,16 @@ public final class TrustedProxyCustomizer implements HttpConfiguration.Customize
     private final AddressRanges trustedProxies;
     private final ForwardedRequestCustomizer forwarded = new ForwardedRequestCustomizer();
 
-    /** Believes forwarded headers from {@code trustedProxies} only. */
+    /**
+     * Believes forwarded headers from {@code trustedProxies} only.
+     *
+     * @param trustedProxies the proxies' address ranges
+     */
     public TrustedProxyCustomizer(AddressRanges trustedProxies) {
         this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
     }
 
-    /** The proxies believed. */
+    /** {@return the proxies believed} */
     public AddressRanges trustedProxies() {
         return trustedProxies;
     }

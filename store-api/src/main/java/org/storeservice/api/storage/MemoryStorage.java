@@ -24,11 +24,16 @@ public final class MemoryStorage implements Storage {
     private final Clock clock;
     private volatile boolean closed;
 
+    /** A storage that stamps writes with the system's UTC clock. */
     public MemoryStorage() {
         this(Clock.systemUTC());
     }
 
-    /** A storage that stamps writes with {@code clock}'s time. */
+    /**
+     * A storage that stamps writes with {@code clock}'s time.
+     *
+     * @param clock gives each write's {@link StoredEntry#writtenAt()}
+     */
     public MemoryStorage(Clock clock) {
         this.clock = clock;
     }

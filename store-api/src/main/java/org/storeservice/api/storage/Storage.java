@@ -51,6 +51,9 @@ public interface Storage extends AutoCloseable {
     /**
      * Stores {@code value} as text under {@code key}.
      *
+     * @param key the entry's key, never {@code null} or empty
+     * @param value the text, never {@code null}
+     * @param policy what to do if {@code key} already holds a value
      * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
      *     and {@code key} already held a value, which is then left unchanged
      * @throws IOException if the value is not known to be stored: the previous value or the new one, never
@@ -67,7 +70,11 @@ public interface Storage extends AutoCloseable {
      * <p>The default calls {@code putText} right here if {@link #writesNeverBlock()}, else on
      * {@code blockingWork}, which is correct for any backend.
      *
+     * @param key as for {@code putText}
+     * @param value as for {@code putText}
+     * @param policy as for {@code putText}
      * @param blockingWork runs work that may block; a caller on a thread that may block passes {@code Runnable::run}
+     * @return what {@code putText} would return, once known
      */
     default CompletionStage<Boolean> putTextAsync(String key, String value, OverwritePolicy policy,
             Executor blockingWork) {
@@ -81,6 +88,9 @@ public interface Storage extends AutoCloseable {
      * <p>If reading {@code content} throws, the backend must propagate that exception (wrapped or not)
      * and store nothing.
      *
+     * @param key the entry's key, never {@code null} or empty
+     * @param content the bytes, read to its end; the caller closes it
+     * @param policy what to do if {@code key} already holds a value
      * @return {@code true} if stored; {@code false} only when {@code policy} is {@link OverwritePolicy#REJECT}
      *     and {@code key} already held a value, which is then left unchanged
      * @throws IOException if the content could not be read (nothing was stored) or the value is not known to
@@ -99,7 +109,11 @@ public interface Storage extends AutoCloseable {
      * a thread that must not block passes content already in memory. The default calls {@code putBytes} right here if
      * {@link #writesNeverBlock()}, else on {@code blockingWork}, which is correct for any backend.
      *
+     * @param key as for {@code putBytes}
+     * @param content as for {@code putBytes}; the caller closes it once the stage has completed
+     * @param policy as for {@code putBytes}
      * @param blockingWork runs work that may block; a caller on a thread that may block passes {@code Runnable::run}
+     * @return what {@code putBytes} would return, once known
      */
     default CompletionStage<Boolean> putBytesAsync(String key, InputStream content, OverwritePolicy policy,
             Executor blockingWork) {
@@ -127,8 +141,11 @@ public interface Storage extends AutoCloseable {
     }
 
     /**
-     * The entry stored under {@code key}, if any. The wire contract has no read; hosts, operators'
+     * {@return the entry stored under {@code key}, if any} The wire contract has no read; hosts, operators'
      * tools and tests need one.
+     *
+     * @param key the entry's key
+     * @throws IOException if the backend could not be read
      */
     Optional<StoredEntry> get(String key) throws IOException;
 
@@ -136,6 +153,10 @@ public interface Storage extends AutoCloseable {
      * Visits every entry whose key starts with {@code keyPrefix} (empty for all), in ascending key order
      * (by UTF-16 code unit, as {@link String#compareTo(String)}), one at a time, so that a store larger
      * than memory can be exported. Entries written during a scan may or may not be visited.
+     *
+     * @param keyPrefix the keys to visit start with it; empty for every key
+     * @param visitor receives each entry; what it throws ends the scan and is thrown on
+     * @throws IOException if the backend could not be read, or the visitor threw it
      */
     void scan(String keyPrefix, EntryVisitor visitor) throws IOException;
 
@@ -147,6 +168,7 @@ public interface Storage extends AutoCloseable {
      * <p>Every backend this project ships implements it. The default is for backends written before it existed, and
      * throws {@link UnsupportedOperationException}; {@code StorageContractTest} checks a backend's own.
      *
+     * @param key the entry's key
      * @return {@code true} if there was an entry under {@code key}, {@code false} if there was none (nothing changed)
      * @throws IOException if the removal is not known to have happened
      */
@@ -165,6 +187,7 @@ public interface Storage extends AutoCloseable {
      * writing the same entries again is the way to finish. The default writes them one by one, so a backend written
      * before this method existed keeps working.
      *
+     * @param entries the entries to store, in order; each entry's key, kind and value are used
      * @throws IOException if the entries are not known to be stored, for example because one of them cannot be
      */
     default void putAll(List<StoredEntry> entries) throws IOException {
@@ -179,7 +202,7 @@ public interface Storage extends AutoCloseable {
     }
 
     /**
-     * Whether {@link #putText} and {@link #putBytes} never block, so that a server may call them on a thread
+     * {@return whether {@link #putText} and {@link #putBytes} never block}, so that a server may call them on a thread
      * that must not block, such as a Jetty selector thread that serves many connections. {@code false} by
      * default, which is always safe: the server then calls the storage on a thread that may block.
      *

@@ -33,13 +33,18 @@ public final class StorageProbe implements AutoCloseable {
     });
     private Future<?> pending;
 
-    /** A probe of {@code storage} whose checks wait at most {@code timeout} (keep it below the load balancer's). */
+    /**
+     * A probe of {@code storage} whose checks wait at most {@code timeout}.
+     *
+     * @param storage the storage to ask
+     * @param timeout how long a check waits for the storage's answer; keep it below the load balancer's
+     */
     public StorageProbe(Storage storage, Duration timeout) {
         this.storage = Objects.requireNonNull(storage, "storage");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
-    /** Empty if a write would be stored now; else why not, in one line that names no client data. */
+    /** {@return empty if a write would be stored now; else why not, in one line that names no client data} */
     public Optional<String> problem() {
         Future<?> question;
         synchronized (this) {

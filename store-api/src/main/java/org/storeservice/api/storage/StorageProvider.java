@@ -11,7 +11,7 @@ import java.util.List;
 public interface StorageProvider {
 
     /**
-     * The URI prefixes this provider opens, each ending in {@code ':'}, for example {@code "memory:"}
+     * {@return the URI prefixes this provider opens}, each ending in {@code ':'}, for example {@code "memory:"}
      * or {@code "jdbc:postgresql:"}. Matched case-insensitively; the longest matching prefix among all
      * providers wins.
      */
@@ -20,6 +20,8 @@ public interface StorageProvider {
     /**
      * Opens the backend that {@code uri} names; the caller closes it.
      *
+     * @param uri a URI that starts with one of {@link #uriPrefixes()}
+     * @return the open storage
      * @throws IllegalArgumentException if {@code uri} is malformed for this provider
      * @throws IOException if the backend could not be opened
      */

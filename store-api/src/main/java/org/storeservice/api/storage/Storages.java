@@ -16,14 +16,24 @@ public final class Storages {
     private Storages() {
     }
 
-    /** Opens {@code uri} with the providers visible to this class's class loader. */
+    /**
+     * Opens {@code uri} with the providers visible to this class's class loader; the caller closes it.
+     *
+     * @param uri names the backend by one of its provider's prefixes: {@code memory:}, {@code sqlite:PATH}, ...
+     * @return the open storage
+     * @throws IllegalArgumentException if no provider matches; the message names the known prefixes
+     * @throws IOException if the provider could not open the backend
+     */
     public static Storage open(String uri) throws IOException {
         return open(uri, Storages.class.getClassLoader());
     }
 
     /**
-     * Opens {@code uri} with the provider whose prefix matches it longest.
+     * Opens {@code uri} with the provider whose prefix matches it longest; the caller closes it.
      *
+     * @param uri names the backend by one of its provider's prefixes
+     * @param classLoader where the providers are looked up ({@link java.util.ServiceLoader})
+     * @return the open storage
      * @throws IllegalArgumentException if no provider matches; the message names the known prefixes
      * @throws IOException if the provider could not open the backend
      */
@@ -49,7 +59,11 @@ public final class Storages {
         return best.open(uri);
     }
 
-    /** Every URI prefix that the providers visible to {@code classLoader} open, sorted. */
+    /**
+     * {@return every URI prefix that the providers visible to {@code classLoader} open, sorted}
+     *
+     * @param classLoader where the providers are looked up ({@link java.util.ServiceLoader})
+     */
     public static Set<String> knownPrefixes(ClassLoader classLoader) {
         Set<String> prefixes = new TreeSet<>();
         for (StorageProvider provider : ServiceLoader.load(StorageProvider.class, classLoader)) {

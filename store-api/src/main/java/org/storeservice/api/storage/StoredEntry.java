@@ -28,12 +28,24 @@ public final class StoredEntry {
         this.writtenAt = Objects.requireNonNull(writtenAt, "writtenAt");
     }
 
-    /** An entry written as text. */
+    /**
+     * {@return an entry written as text}
+     *
+     * @param key the entry's key
+     * @param value the text
+     * @param writtenAt when the backend recorded the write
+     */
     public static StoredEntry text(String key, String value, Instant writtenAt) {
         return new StoredEntry(key, EntryKind.TEXT, Objects.requireNonNull(value, "value"), null, 0, writtenAt);
     }
 
-    /** An entry written as bytes; {@code value} is copied. */
+    /**
+     * {@return an entry written as bytes}
+     *
+     * @param key the entry's key
+     * @param value the bytes, copied
+     * @param writtenAt when the backend recorded the write
+     */
     public static StoredEntry bytes(String key, byte[] value, Instant writtenAt) {
         byte[] copy = Objects.requireNonNull(value, "value").clone();
         return new StoredEntry(key, EntryKind.BYTES, null, copy, copy.length, writtenAt);
@@ -49,16 +61,18 @@ public final class StoredEntry {
         return new StoredEntry(key, EntryKind.BYTES, null, value, length, writtenAt);
     }
 
+    /** {@return the entry's key} */
     public String key() {
         return key;
     }
 
+    /** {@return whether the entry was written as text or as bytes} */
     public EntryKind kind() {
         return kind;
     }
 
     /**
-     * The text value.
+     * {@return the text value}
      *
      * @throws IllegalStateException if the entry was written as bytes
      */
@@ -69,17 +83,17 @@ public final class StoredEntry {
         return text;
     }
 
-    /** The value as bytes: the bytes written, or the UTF-8 encoding of the text. A fresh copy. */
+    /** {@return the value as bytes: the bytes written, or the UTF-8 encoding of the text} A fresh copy. */
     public byte[] bytes() {
         return kind == EntryKind.BYTES ? Arrays.copyOf(bytes, length) : text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The value's size in bytes: raw bytes, or UTF-8 bytes of the text. */
+    /** {@return the value's size in bytes: raw bytes, or UTF-8 bytes of the text} */
     public long size() {
         return kind == EntryKind.BYTES ? length : text.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    /** When the backend recorded the write. */
+    /** {@return when the backend recorded the write} */
     public Instant writtenAt() {
         return writtenAt;
     }
