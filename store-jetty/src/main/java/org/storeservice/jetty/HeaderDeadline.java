@@ -37,7 +37,12 @@ public final class HeaderDeadline extends AbstractLifeCycle implements Connectio
     private final Map<Connection, Watch> watched = new ConcurrentHashMap<>();
     private volatile Scheduler.Task next;
 
-    /** A deadline of {@code deadline} from a head's first bytes, checked with {@code scheduler}. */
+    /**
+     * A deadline of {@code deadline} from a head's first bytes, checked with {@code scheduler}.
+     *
+     * @param deadline how long a request head may take to arrive
+     * @param scheduler the scheduler that runs the checks (the server's)
+     */
     public HeaderDeadline(Duration deadline, Scheduler scheduler) {
         this.deadlineNanos = deadline.toNanos();
         this.intervalNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), deadlineNanos / 4));

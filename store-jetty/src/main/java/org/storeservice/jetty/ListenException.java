@@ -23,7 +23,14 @@ public final class ListenException extends IOException {
     private final String host;
     private final int port;
 
-    /** {@code host}:{@code port}, the port of {@code listener}, could not be bound, for the reason {@code cause} says. */
+    /**
+     * {@code host}:{@code port}, the port of {@code listener}, could not be bound, for the reason {@code cause} says.
+     *
+     * @param listener which of the server's ports
+     * @param host the address it was to listen on
+     * @param port the port number
+     * @param cause why it could not be bound
+     */
     public ListenException(Listener listener, String host, int port, Throwable cause) {
         super("cannot listen on " + host + ":" + port + " (" + listener.name().toLowerCase(java.util.Locale.ROOT)
                 .replace('_', ' ') + " port): " + reason(cause), cause);

@@ -23,6 +23,8 @@ public final class ManagementServer {
     /**
      * A management server on {@code host}:{@code port} ({@code 0} for any free port), not yet started.
      *
+     * @param host the address to listen on
+     * @param port the port, or {@code 0} for any free one
      * @param notReadyReason why the server it reports on is not ready, or {@code null} when it is: what
      *     {@code /health/ready} answers
      * @param extra served after the health checks (metrics), or {@code null}
@@ -51,11 +53,16 @@ public final class ManagementServer {
         jetty.start();
     }
 
+    /**
+     * Stops serving and closes the port.
+     *
+     * @throws Exception if Jetty fails to stop
+     */
     public void stop() throws Exception {
         jetty.stop();
     }
 
-    /** The port it listens on, once started. */
+    /** {@return the port it listens on, once started} */
     public int port() {
         return connector.getLocalPort();
     }

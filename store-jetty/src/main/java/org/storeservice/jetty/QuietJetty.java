@@ -12,7 +12,11 @@ public final class QuietJetty {
     private QuietJetty() {
     }
 
-    /** Makes {@code jetty} stop only when told, and answer what its handlers do not with a bare error page. */
+    /**
+     * Makes {@code jetty} stop only when told, and answer what its handlers do not with a bare error page.
+     *
+     * @param jetty the server to quieten
+     */
     public static void quiet(Server jetty) {
         // Stopping is the host's call (see StoreServer#stop()); Jetty must not register a JVM shutdown hook of its own.
         jetty.setStopAtShutdown(false);
@@ -28,12 +32,16 @@ public final class QuietJetty {
      */
     static final long SHUTDOWN_IDLE_TIMEOUT_MILLIS = 100;
 
-    /** Makes {@code connector} close idle connections at once when the server stops ({@link #SHUTDOWN_IDLE_TIMEOUT_MILLIS}). */
+    /**
+     * Makes {@code connector} close idle connections at once when the server stops ({@link #SHUTDOWN_IDLE_TIMEOUT_MILLIS}).
+     *
+     * @param connector the connector to set
+     */
     public static void closeIdleOnStop(AbstractConnector connector) {
         connector.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT_MILLIS);
     }
 
-    /** An HTTP configuration that sends neither {@code Server} nor {@code X-Powered-By}. */
+    /** {@return an HTTP configuration that sends neither {@code Server} nor {@code X-Powered-By}} */
     public static HttpConfiguration httpConfiguration() {
         HttpConfiguration http = new HttpConfiguration();
         // Say nothing about the software in every response; an attacker needs no version to look up.

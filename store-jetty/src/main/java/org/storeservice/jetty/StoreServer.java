@@ -623,6 +623,9 @@ public final class StoreServer implements AutoCloseable {
          * for the whole JVM, in the security property {@code jdk.tls.disabledAlgorithms}: {@link StoreServer#start()}
          * checks that this JVM will negotiate every version asked for, and fails saying so where it will not. Lifting
          * that property is the process owner's choice (docs/operating.md shows how), never this library's.
+         *
+         * @param protocols the TLS versions to serve
+         * @return this builder
          */
         public Builder tlsProtocols(List<String> protocols) {
             Set<String> checked = new LinkedHashSet<>();
@@ -648,6 +651,9 @@ public final class StoreServer implements AutoCloseable {
          * Named as the JDK names them (IANA's names, {@code TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA}); one this JDK does
          * not know fails the start. What the JVM's {@code jdk.tls.disabledAlgorithms} disables (3DES, RC4; in recent
          * JDKs, 25 among them, the {@code TLS_RSA_*} suites) is still never negotiated.
+         *
+         * @param cipherSuites the suites, by their IANA names
+         * @return this builder
          */
         public Builder tlsLegacyCipherSuites(List<String> cipherSuites) {
             for (String suite : Objects.requireNonNull(cipherSuites, "cipherSuites")) {
