@@ -5,22 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -54,7 +46,6 @@ class CrashRecoveryIT {
     private static final Duration LOAD_LIMIT = Duration.ofSeconds(90);
     private static final int MAX_WRITES_PER_WRITER = 20_000;
     private static final Duration STEP = Duration.ofSeconds(120);
-    private static final String SUCCESS = ">Success<";
 
     @TempDir
     Path directory;
@@ -75,41 +66,39 @@ class CrashRecoveryIT {
     }
 
     private void crashAndCheck(String name, String storage) throws Exception {
-        HttpClient http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http = WireWrites.client();
         Load load;
         int inFlightAtKill;
-        Process first = startServer(storage, "first");
+        ServerJar.Running first = serve(storage, "first");
         try {
-            URI endpoint = endpoint(first, "first");
-            load = new Load(http, endpoint);
+            load = new Load(http, first.endpoint());
             load.start();
             load.awaitAcknowledged(ACKNOWLEDGED_BEFORE_KILL, LOAD_LIMIT);
-            inFlightAtKill = load.killWhileWritesAreInFlight(first);
-            assertEquals(137, ServerJar.exitStatus(first, STEP), "the server's JVM did not die of SIGKILL (128 + 9)");
+            inFlightAtKill = load.killWhileWritesAreInFlight(first.process());
+            assertEquals(137, ServerJar.exitStatus(first.process(), STEP), "the server's JVM did not die of SIGKILL (128 + 9)");
             load.awaitStopped(STEP);
         } finally {
-            first.destroyForcibly();
+            first.process().destroyForcibly();
         }
         assertEquals(List.of(), load.unexpected, "writes that failed before the kill");
         assertTrue(inFlightAtKill > 0, "no write was in flight at the kill");
         assertTrue(!load.acknowledged.isEmpty(), "no write was acknowledged before the kill");
 
-        Process second = startServer(storage, "second");
-        Map<String, Exported> exported;
+        ServerJar.Running second = serve(storage, "second");
+        Map<String, ExportedEntry> exported;
         try {
-            URI endpoint = endpoint(second, "second");
-            assertTrue(writeString(http, endpoint, "after/restart", "serving again"), "a write after the restart failed");
+            assertTrue(WireWrites.writeString(http, second.endpoint(), "after/restart", "serving again"),
+                    "a write after the restart failed");
             exported = export(storage); // while the restarted server runs, as an operator would
-            second.destroy(); // SIGTERM
-            ServerJar.exitStatus(second, STEP);
+            second.process().destroy(); // SIGTERM
+            ServerJar.exitStatus(second.process(), STEP);
         } finally {
-            second.destroyForcibly();
+            second.process().destroyForcibly();
         }
 
         List<String> problems = new ArrayList<>();
         for (String key : load.acknowledged) {
-            Exported entry = exported.get(key);
+            ExportedEntry entry = exported.get(key);
             if (entry == null) {
                 problems.add("acknowledged, then lost: " + key);
             } else {
@@ -117,7 +106,7 @@ class CrashRecoveryIT {
             }
         }
         int unacknowledgedStored = 0;
-        for (Map.Entry<String, Exported> entry : exported.entrySet()) {
+        for (Map.Entry<String, ExportedEntry> entry : exported.entrySet()) {
             String key = entry.getKey();
             if (key.equals("after/restart")) {
                 continue;
@@ -131,7 +120,7 @@ class CrashRecoveryIT {
                 check(key, entry.getValue(), problems);
             }
         }
-        assertEquals(new Exported(false, "serving again".getBytes(UTF_8)), exported.get("after/restart"));
+        assertEquals(new ExportedEntry(false, "serving again".getBytes(UTF_8)), exported.get("after/restart"));
         assertEquals(List.of(), problems.subList(0, Math.min(problems.size(), 20)), problems.size() + " problems");
         // The numbers, for the build log: how much this run actually checked.
         System.out.printf("CrashRecoveryIT %s: %d writes sent, %d acknowledged, %d in flight at SIGKILL; after the"
@@ -141,32 +130,24 @@ class CrashRecoveryIT {
     }
 
     /** Adds a problem unless {@code entry} is exactly what was sent under {@code key}, of the right kind. */
-    private static void check(String key, Exported entry, List<String> problems) {
+    private static void check(String key, ExportedEntry entry, List<String> problems) {
         boolean bytes = isBytes(key);
         byte[] expected = bytes ? bytesFor(key) : textFor(key).getBytes(UTF_8);
-        if (entry.bytes != bytes) {
+        if (entry.bytes() != bytes) {
             problems.add("wrong type for " + key);
-        } else if (!Arrays.equals(expected, entry.value)) {
-            problems.add("not the value sent (" + entry.value.length + " of " + expected.length + " bytes): " + key);
+        } else if (!Arrays.equals(expected, entry.value())) {
+            problems.add("not the value sent (" + entry.value().length + " of " + expected.length + " bytes): " + key);
         }
     }
 
     // ---- the server and its export -----------------------------------------------------------------------
 
-    private Process startServer(String storage, String label) throws IOException {
-        return ServerJar.command("--port", "0", "--storage", storage)
-                .redirectOutput(directory.resolve(label + ".out").toFile())
-                .redirectError(directory.resolve(label + ".err").toFile())
-                .start();
+    private ServerJar.Running serve(String storage, String label) throws IOException, InterruptedException {
+        return ServerJar.serve(directory, label, Duration.ofSeconds(60), "--port", "0", "--storage", storage);
     }
 
-    private URI endpoint(Process server, String label) throws IOException, InterruptedException {
-        return URI.create(ServerJar.firstLine(directory.resolve(label + ".out"), server,
-                directory.resolve(label + ".err"), Duration.ofSeconds(60)));
-    }
-
-    /** The jar's {@code export}, parsed here independently of the tool's own reader. */
-    private Map<String, Exported> export(String storage) throws Exception {
+    /** The jar's {@code export}, in a child JVM of its own. */
+    private Map<String, ExportedEntry> export(String storage) throws Exception {
         Path out = directory.resolve("export.jsonl");
         Path err = directory.resolve("export.err");
         Process export = ServerJar.command("export", "--storage", storage)
@@ -176,52 +157,7 @@ class CrashRecoveryIT {
         } finally {
             export.destroyForcibly();
         }
-        JsonFactory json = new JsonFactory();
-        Map<String, Exported> entries = new HashMap<>();
-        for (String line : Files.readAllLines(out, UTF_8)) {
-            Map<String, String> fields = new HashMap<>();
-            try (JsonParser parser = json.createParser(line)) {
-                assertEquals(JsonToken.START_OBJECT, parser.nextToken(), line);
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = parser.currentName();
-                    parser.nextToken();
-                    fields.put(field, parser.getText());
-                }
-            }
-            assertEquals(Set.of("key", "type", "value", "written"), fields.keySet(), line);
-            boolean bytes = fields.get("type").equals("bytes");
-            byte[] value = bytes ? Base64.getDecoder().decode(fields.get("value")) : fields.get("value").getBytes(UTF_8);
-            if (entries.put(fields.get("key"), new Exported(bytes, value)) != null) {
-                fail("exported twice: " + fields.get("key"));
-            }
-        }
-        return entries;
-    }
-
-    /** One exported entry: whether it is bytes (else text), and its value's bytes (text in UTF-8). */
-    private static final class Exported {
-        final boolean bytes;
-        final byte[] value;
-
-        Exported(boolean bytes, byte[] value) {
-            this.bytes = bytes;
-            this.value = value;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Exported && ((Exported) o).bytes == bytes && Arrays.equals(((Exported) o).value, value);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(value) * 31 + Boolean.hashCode(bytes);
-        }
-
-        @Override
-        public String toString() {
-            return (bytes ? "bytes, " : "text, ") + value.length + " bytes";
-        }
+        return ExportedEntry.parse(Files.readAllLines(out, UTF_8));
     }
 
     // ---- the load ------------------------------------------------------------------------------------------
@@ -256,8 +192,8 @@ class CrashRecoveryIT {
                 inFlight.incrementAndGet();
                 try {
                     boolean success = isBytes(key)
-                            ? writeBytes(http, endpoint, key, bytesFor(key))
-                            : writeString(http, endpoint, key, textFor(key));
+                            ? WireWrites.writeBytes(http, endpoint, key, bytesFor(key))
+                            : WireWrites.writeString(http, endpoint, key, textFor(key));
                     if (success) {
                         acknowledged.add(key);
                     } else if (!killing) {
@@ -328,33 +264,5 @@ class CrashRecoveryIT {
         random.nextBytes(bytes);
         bytes[0] = 0;
         return bytes;
-    }
-
-    /** WriteString through the HTTP POST binding; true if answered Success. */
-    static boolean writeString(HttpClient http, URI endpoint, String key, String value)
-            throws IOException, InterruptedException {
-        String form = "key=" + URLEncoder.encode(key, UTF_8) + "&value=" + URLEncoder.encode(value, UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/WriteString"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
-                .POST(HttpRequest.BodyPublishers.ofString(form, UTF_8)).build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(UTF_8));
-        return response.statusCode() == 200 && response.body().contains(SUCCESS);
-    }
-
-    /** WriteBytes through SOAP 1.1; true if answered Success. */
-    static boolean writeBytes(HttpClient http, URI endpoint, String key, byte[] content)
-            throws IOException, InterruptedException {
-        String envelope = "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-                + "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body>"
-                + "<WriteBytes xmlns=\"http://tempuri.org/\"><key>" + key + "</key><content>"
-                + Base64.getEncoder().encodeToString(content) + "</content></WriteBytes></soap:Body></soap:Envelope>";
-        HttpRequest request = HttpRequest.newBuilder(endpoint)
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "text/xml; charset=utf-8")
-                .header("SOAPAction", "\"http://tempuri.org/WriteBytes\"")
-                .POST(HttpRequest.BodyPublishers.ofString(envelope, UTF_8)).build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(UTF_8));
-        return response.statusCode() == 200 && response.body().contains("<WriteBytesResult>Success</WriteBytesResult>");
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,28 @@ final class ServerJar {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command);
+    }
+
+    /**
+     * Starts the server with {@code args} (which choose an ephemeral port), its standard output and error in
+     * {@code directory}, in {@code label.out} and {@code label.err}, and returns once it has printed its endpoint,
+     * within {@code timeout}; a server that did not is killed.
+     */
+    static Running serve(Path directory, String label, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        Path stdout = directory.resolve(label + ".out");
+        Path stderr = directory.resolve(label + ".err");
+        Process process = command(args).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try {
+            return new Running(process, URI.create(firstLine(stdout, process, stderr, timeout)));
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /** A started server: its JVM and the endpoint it printed. */
+    record Running(Process process, URI endpoint) {
     }
 
     /**
