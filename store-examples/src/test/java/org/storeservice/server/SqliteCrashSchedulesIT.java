@@ -1,0 +1,288 @@
+package org.storeservice.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Random crash schedules for the SQLite writer (synchronous=FULL), each from a seed of its own: client threads write
+ * a few shared keys many times, small WriteString and WriteBytes beside large WriteBytes ({@link CrashSchedule}); the
+ * server's JVM is killed with SIGKILL at the schedule's point; the server is started again on the same file; the
+ * tool's {@code export} must then show, key by key, an outcome that the clients' answers allow: acknowledgement order
+ * per key ({@link AcknowledgementOrderChecker}, whose own planted-bug tests are {@code AcknowledgementOrderCheckerTest}).
+ *
+ * <p>The schedules of a run follow each other on one file: the restarted server that recovered one crash takes the
+ * next schedule's writes, so what a schedule's keys held before it (a previous survivor) is part of its check, and
+ * each schedule costs one JVM start. After each real check the checker is also given the real history with a wrong
+ * outcome planted (a superseded acknowledged value, a lost key, a torn value) and must refuse each, so a schedule
+ * whose answers gave the checker nothing to hold cannot pass for a check.
+ *
+ * <p>{@code -Dstore.crashSchedule.seed=S} sets the run's seed (else a new one each run, printed), and
+ * {@code -Dstore.crashSchedule.count=N} the number of schedules. A failure prints the command that replays its
+ * schedule alone, on a fresh file: the seed fixes the schedule, not the machine's thread interleaving. Every wait
+ * is bounded, and every request goes to 127.0.0.1.
+ */
+@Timeout(900)
+class SqliteCrashSchedulesIT {
+    static final String SEED_PROPERTY = "store.crashSchedule.seed";
+    static final String COUNT_PROPERTY = "store.crashSchedule.count";
+    /** Schedules in a run: about a minute on an otherwise idle 2-core machine. */
+    private static final int DEFAULT_COUNT = 24;
+    private static final int MAX_WRITES_PER_WRITER = 5_000;
+    private static final Duration STEP = Duration.ofSeconds(60);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void acknowledgementOrderPerKeySurvivesKill9AtRandomPoints() throws Exception {
+        long runSeed = Long.getLong(SEED_PROPERTY, ThreadLocalRandom.current().nextLong());
+        int count = Integer.getInteger(COUNT_PROPERTY, DEFAULT_COUNT);
+        System.out.printf("sqlite crash schedules: %d schedules, seed %d%n", count, runSeed);
+        Path spool = Files.createDirectories(directory.resolve("spool"));
+        String storage = "sqlite:" + directory.resolve("store.db") + "?synchronous=FULL&spoolDirectory=" + spool;
+        HttpClient http = WireWrites.client();
+        Totals totals = new Totals();
+        long started = System.nanoTime();
+        Map<String, ExportedEntry> before = Map.of();
+        ServerJar.Running server = serve(storage, 0);
+        try {
+            for (int index = 0; index < count; index++) {
+                CrashSchedule schedule = CrashSchedule.draw(CrashSchedule.seedOf(runSeed, index));
+                String name = "schedule " + (index + 1) + " of " + count + " (seed " + schedule.seed() + ")";
+                try {
+                    Load load = new Load(schedule, http, server.endpoint());
+                    load.runAndKill(server.process());
+                    server = serve(storage, index + 1); // the restart, on the same file
+                    Map<String, ExportedEntry> after = export(storage);
+                    check(name, schedule, load, before, after, totals);
+                    before = after;
+                } catch (Exception | AssertionError e) {
+                    throw new AssertionError(name + " failed (" + schedule + "): " + e.getMessage()
+                            + "\nreplay it: " + replayCommand(schedule.seed()), e);
+                }
+            }
+            server.process().destroy(); // SIGTERM
+            ServerJar.exitStatus(server.process(), STEP);
+        } finally {
+            server.process().destroyForcibly();
+        }
+        System.out.printf("sqlite crash schedules: %d run, %d writes checked, 0 violations, seed %d%n",
+                count, totals.writes, runSeed);
+        System.out.printf("  (%d acknowledged, %d of them large; %d in flight at the kills; %d acknowledged writes"
+                        + " superseded, which must not survive; planted %d stale, %d lost and %d torn outcomes, each"
+                        + " refused; %.1f s)%n", totals.acknowledged, totals.largeAcknowledged, totals.inFlightAtKill,
+                totals.superseded, totals.plantedStale, totals.plantedLost, totals.plantedTorn,
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Fails unless the outcome is one that the clients' answers allow, and unless the checker refuses planted ones. */
+    private static void check(String name, CrashSchedule schedule, Load load, Map<String, ExportedEntry> before,
+            Map<String, ExportedEntry> after, Totals totals) {
+        List<ClientWrite> history = List.copyOf(load.history);
+        AcknowledgementOrderChecker checker = new AcknowledgementOrderChecker(history);
+        List<String> violations = new ArrayList<>(load.unexpected);
+        violations.addAll(checker.check(before, after));
+        long acknowledged = history.stream().filter(ClientWrite::acknowledged).count();
+        long largeAcknowledged = history.stream().filter(w -> w.acknowledged() && w.large()).count();
+        int superseded = 0;
+        for (String key : checker.keys()) {
+            superseded += checker.superseded(key).size();
+        }
+        System.out.printf("%s: %s; %d writes, %d acknowledged (%d large), %d in flight at the kill, %d superseded;"
+                        + " %d violations%n", name, schedule, history.size(), acknowledged, largeAcknowledged,
+                load.inFlightAtKill, superseded, violations.size());
+        if (!violations.isEmpty()) {
+            fail(violations.size() + " violations:\n  " + String.join("\n  ", violations.subList(0, Math.min(20, violations.size()))));
+        }
+        plantWrongOutcomes(checker, history, before, after, totals);
+        totals.writes += history.size();
+        totals.acknowledged += acknowledged;
+        totals.largeAcknowledged += largeAcknowledged;
+        totals.inFlightAtKill += load.inFlightAtKill;
+        totals.superseded += superseded;
+    }
+
+    /**
+     * The checker, given this schedule's real history with a wrong outcome, must refuse it: per key, the newest
+     * superseded acknowledged value as the survivor, nothing where something was acknowledged, the survivor torn.
+     */
+    private static void plantWrongOutcomes(AcknowledgementOrderChecker checker, Collection<ClientWrite> history,
+            Map<String, ExportedEntry> before, Map<String, ExportedEntry> after, Totals totals) {
+        for (String key : checker.keys()) {
+            Optional<ExportedEntry> held = Optional.ofNullable(before.get(key));
+            checker.superseded(key).stream().max((a, b) -> Long.compare(a.answeredNanos(), b.answeredNanos()))
+                    .ifPresent(stale -> {
+                        refused(checker.check(key, held, Optional.of(stale.entry())), "stale " + stale + " of " + key);
+                        totals.plantedStale++;
+                    });
+            if (history.stream().anyMatch(w -> w.key().equals(key) && w.acknowledged())) {
+                refused(checker.check(key, held, Optional.empty()), "nothing left of " + key);
+                totals.plantedLost++;
+            }
+            ExportedEntry survivor = after.get(key);
+            if (survivor != null && survivor.value().length > 0) {
+                byte[] torn = java.util.Arrays.copyOf(survivor.value(), survivor.value().length - 1);
+                refused(checker.check(key, held, Optional.of(new ExportedEntry(survivor.bytes(), torn))),
+                        "a torn value of " + key);
+                totals.plantedTorn++;
+            }
+        }
+    }
+
+    private static void refused(Optional<String> violation, String planted) {
+        if (violation.isEmpty()) {
+            fail("the checker accepted a planted wrong outcome: " + planted);
+        }
+    }
+
+    static String replayCommand(long seed) {
+        return "mvn -B -ntp verify -pl store-examples -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
+                + " -Dit.test=" + SqliteCrashSchedulesIT.class.getSimpleName() + " -D" + SEED_PROPERTY + "=" + seed
+                + " -D" + COUNT_PROPERTY + "=1";
+    }
+
+    private ServerJar.Running serve(String storage, int index) throws IOException, InterruptedException {
+        return ServerJar.serve(directory, "server-" + index, STEP, "--port", "0", "--storage", storage);
+    }
+
+    /** The tool's {@code export}, run in this JVM while the restarted server runs, as an operator would. */
+    private static Map<String, ExportedEntry> export(String storage) throws IOException {
+        ToolRun export = ToolRun.run("export", "--storage", storage);
+        assertEquals(0, export.status, export.toString());
+        return ExportedEntry.parse(export.outText().lines().toList());
+    }
+
+    /** What the run checked, for its summary. */
+    private static final class Totals {
+        long writes;
+        long acknowledged;
+        long largeAcknowledged;
+        long inFlightAtKill;
+        long superseded;
+        int plantedStale;
+        int plantedLost;
+        int plantedTorn;
+    }
+
+    // ---- one schedule's load -------------------------------------------------------------------------------
+
+    /** The schedule's client threads against one server, and what they saw. */
+    private static final class Load {
+        final Collection<ClientWrite> history = new ConcurrentLinkedQueue<>();
+        /** Answers other than Success, and requests unanswered before the kill: none may occur. */
+        final List<String> unexpected = new CopyOnWriteArrayList<>();
+        int inFlightAtKill;
+        private final CrashSchedule schedule;
+        private final HttpClient http;
+        private final URI endpoint;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private volatile boolean killing;
+        private int acknowledged; // guarded by this
+
+        Load(CrashSchedule schedule, HttpClient http, URI endpoint) {
+            this.schedule = schedule;
+            this.http = http;
+            this.endpoint = endpoint;
+        }
+
+        /** Runs the writers until the schedule's kill point, SIGKILLs {@code server}, and waits for the writers. */
+        void runAndKill(Process server) throws InterruptedException {
+            ExecutorService writers = Executors.newFixedThreadPool(schedule.writers());
+            try {
+                long deadline = System.nanoTime() + schedule.killAfter().toNanos();
+                for (int w = 0; w < schedule.writers(); w++) {
+                    int writer = w;
+                    writers.submit(() -> write(writer));
+                }
+                awaitKillPoint(deadline);
+                killing = true;
+                inFlightAtKill = inFlight.get();
+                server.destroyForcibly(); // on Linux: SIGKILL to the JVM itself, started without a shell
+                assertEquals(137, ServerJar.exitStatus(server, STEP), "the server's JVM did not die of SIGKILL (128 + 9)");
+                writers.shutdown();
+                if (!writers.awaitTermination(STEP.toMillis(), TimeUnit.MILLISECONDS)) {
+                    fail("client threads still running " + STEP + " after the kill");
+                }
+            } finally {
+                killing = true;
+                writers.shutdownNow();
+                server.destroyForcibly();
+            }
+        }
+
+        private synchronized void awaitKillPoint(long deadline) throws InterruptedException {
+            long left;
+            while (acknowledged < schedule.killAfterAcknowledged() && unexpected.isEmpty()
+                    && (left = deadline - System.nanoTime()) > 0) {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        }
+
+        private synchronized void count(boolean success) {
+            if (success) {
+                acknowledged++;
+            }
+            if (!success || acknowledged >= schedule.killAfterAcknowledged()) {
+                notifyAll();
+            }
+        }
+
+        private void write(int writer) {
+            SplittableRandom random = schedule.writerRandom(writer);
+            for (int sequence = 0; sequence < MAX_WRITES_PER_WRITER && !killing; sequence++) {
+                CrashSchedule.Planned planned = schedule.next(random, writer, sequence);
+                ClientWrite write = planned.sentAt(0);
+                // The value is made before the clock starts: the interval is the request's.
+                String text = write.kind() == ClientWrite.Kind.TEXT ? write.text() : null;
+                byte[] bytes = text == null ? write.bytes() : null;
+                inFlight.incrementAndGet();
+                write = planned.sentAt(System.nanoTime());
+                try {
+                    boolean success = text != null
+                            ? WireWrites.writeString(http, endpoint, write.key(), text)
+                            : WireWrites.writeBytes(http, endpoint, write.key(), bytes);
+                    write = write.answered(success, System.nanoTime());
+                    if (!success) {
+                        unexpected.add("answered Error: " + write);
+                    }
+                    count(success);
+                } catch (IOException e) {
+                    if (!killing) {
+                        unexpected.add("no answer before the kill: " + write + ": " + e);
+                        count(false);
+                    }
+                    return; // the server is gone
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } finally {
+                    inFlight.decrementAndGet();
+                    history.add(write); // answered or not: a write whose outcome is unknown may still survive
+                }
+            }
+        }
+    }
+}
