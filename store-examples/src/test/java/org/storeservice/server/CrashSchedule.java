@@ -9,29 +9,45 @@ import java.util.SplittableRandom;
  * One random crash schedule for the SQLite writer, all of it drawn from one seed: how many client threads write,
  * which few keys they share, the mix of small WriteString, small WriteBytes and large WriteBytes (over 64 KiB, which
  * SQLite's writer commits one per transaction after the small writes taken beside them), each writer's sequence of
- * writes, and the point of the kill: once a number of writes were acknowledged, or a delay after the first was sent.
- * The seed fixes all of that; which thread the machine runs when does not repeat.
- *
- * @param killAfterAcknowledged the kill comes once this many writes were acknowledged ({@link Integer#MAX_VALUE}: never
- *     for that reason)...
- * @param killAfter ...or this long after the load started, whichever is first
+ * writes, and the {@link KillPoint}. The seed fixes all of that; which thread the machine runs when does not repeat.
  */
-record CrashSchedule(long seed, int writers, List<String> keys, double largeShare, double textShare,
-        int killAfterAcknowledged, Duration killAfter) {
+record CrashSchedule(long seed, int writers, List<String> keys, double largeShare, double textShare, KillPoint kill) {
+
+    /**
+     * When the server is killed: at once when the client of the {@code acknowledged}th acknowledged write (of a large
+     * one only, if {@code largeOnly}) has its answer, so that the kill follows an acknowledgement as closely as it can;
+     * or {@code after} the load started, whichever comes first.
+     */
+    record KillPoint(int acknowledged, boolean largeOnly, Duration after) {
+        @Override
+        public String toString() {
+            return acknowledged == Integer.MAX_VALUE ? "kill " + after.toMillis() + " ms after the start"
+                    : "kill at the " + acknowledged + (largeOnly ? " acknowledged large write" : " acknowledged write");
+        }
+    }
 
     /** The keys every schedule draws from: later schedules overwrite what earlier ones left. */
     static final List<String> KEY_POOL = List.of("crash/a", "crash/b", "crash/c", "crash/d", "crash/e", "crash/f");
     /** A schedule killed on its count of acknowledged writes is killed after this long at the latest. */
     static final Duration LOAD_LIMIT = Duration.ofSeconds(15);
     private static final int MOST_ACKNOWLEDGED = 800;
+    private static final int MOST_LARGE_ACKNOWLEDGED = 40;
     private static final int MOST_DELAY_MILLIS = 2_500;
     private static final int MOST_TEXT_CODE_POINTS = 4_000;
     private static final int MOST_SMALL_BYTES = 16 * 1024;
     private static final int MOST_LARGE_BYTES = 384 * 1024;
 
-    /** The seed of the {@code index}th schedule of a run: the run's own seed for the first, so one replays alone. */
+    /**
+     * The seed of the {@code index}th schedule of a run: the run's own seed for the first, so that one schedule
+     * replays alone with its seed as the run's; the others drawn from it.
+     */
     static long seedOf(long runSeed, int index) {
-        return runSeed + index * 0x9E3779B97F4A7C15L;
+        SplittableRandom seeds = new SplittableRandom(runSeed);
+        long seed = runSeed;
+        for (int i = 0; i < index; i++) {
+            seed = seeds.nextLong();
+        }
+        return seed;
     }
 
     /** The schedule of {@code seed}. */
@@ -45,18 +61,30 @@ record CrashSchedule(long seed, int writers, List<String> keys, double largeShar
         }
         double largeShare = random.nextDouble() * 0.4;
         double textShare = random.nextDouble();
-        if (random.nextBoolean()) {
-            // log-uniform: as many schedules killed after a handful of writes as after hundreds
-            int acknowledged = (int) Math.round(Math.exp(random.nextDouble() * Math.log(MOST_ACKNOWLEDGED)));
-            return new CrashSchedule(seed, writers, List.copyOf(keys), largeShare, textShare, acknowledged, LOAD_LIMIT);
-        }
-        return new CrashSchedule(seed, writers, List.copyOf(keys), largeShare, textShare, Integer.MAX_VALUE,
-                Duration.ofMillis(random.nextInt(MOST_DELAY_MILLIS + 1)));
+        KillPoint kill = switch (random.nextInt(3)) {
+            // log-uniform counts: as many schedules killed after a handful of writes as after hundreds
+            case 0 -> new KillPoint(logUniform(random, MOST_ACKNOWLEDGED), false, LOAD_LIMIT);
+            case 1 -> {
+                largeShare = Math.max(largeShare, 0.05); // so that the count is reached soon
+                yield new KillPoint(logUniform(random, MOST_LARGE_ACKNOWLEDGED), true, LOAD_LIMIT);
+            }
+            default -> new KillPoint(Integer.MAX_VALUE, false, Duration.ofMillis(random.nextInt(MOST_DELAY_MILLIS + 1)));
+        };
+        return new CrashSchedule(seed, writers, List.copyOf(keys), largeShare, textShare, kill);
     }
 
-    /** The random that draws writer {@code writer}'s writes, one after another. */
+    /** A whole number from 1 to {@code most}, its logarithm uniform. */
+    private static int logUniform(SplittableRandom random, int most) {
+        return (int) Math.round(Math.exp(random.nextDouble() * Math.log(most)));
+    }
+
+    /** The random that draws writer {@code writer}'s writes, one after another: a stream of its own. */
     SplittableRandom writerRandom(int writer) {
-        return new SplittableRandom(seed ^ (0xBF58476D1CE4E5B9L * (writer + 1)));
+        SplittableRandom writers = new SplittableRandom(seed).split();
+        for (int w = 0; w < writer; w++) {
+            writers.nextLong();
+        }
+        return new SplittableRandom(writers.nextLong());
     }
 
     /** Writer {@code writer}'s write number {@code sequence}, drawn from its {@link #writerRandom}. */
@@ -88,7 +116,6 @@ record CrashSchedule(long seed, int writers, List<String> keys, double largeShar
         return writers + " writers on " + keys.size() + (keys.size() == 1 ? " key" : " keys")
                 + String.format(java.util.Locale.ROOT, ", %.0f%% large, %.0f%% of the small ones text, ", largeShare * 100,
                         textShare * 100)
-                + (killAfterAcknowledged == Integer.MAX_VALUE ? "kill " + killAfter.toMillis() + " ms after the start"
-                        : "kill after " + killAfterAcknowledged + " acknowledged");
+                + kill;
     }
 }

@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,7 +92,7 @@ class SqliteCrashSchedulesIT {
                 count, totals.writes, runSeed);
         System.out.printf("  (%d acknowledged, %d of them large; %d in flight at the kills; %d acknowledged writes"
                         + " superseded, which must not survive; planted %d stale, %d lost and %d torn outcomes, each"
-                        + " refused; %.1f s)%n", totals.acknowledged, totals.largeAcknowledged, totals.inFlightAtKill,
+                        + " refused; %.1f s)%n", totals.acknowledged, totals.largeAcknowledged, totals.unanswered,
                 totals.superseded, totals.plantedStale, totals.plantedLost, totals.plantedTorn,
                 (System.nanoTime() - started) / 1e9);
     }
@@ -107,13 +106,14 @@ class SqliteCrashSchedulesIT {
         violations.addAll(checker.check(before, after));
         long acknowledged = history.stream().filter(ClientWrite::acknowledged).count();
         long largeAcknowledged = history.stream().filter(w -> w.acknowledged() && w.large()).count();
+        long unanswered = history.stream().filter(w -> w.outcome() == ClientWrite.Outcome.NO_ANSWER).count();
         int superseded = 0;
         for (String key : checker.keys()) {
             superseded += checker.superseded(key).size();
         }
         System.out.printf("%s: %s; %d writes, %d acknowledged (%d large), %d in flight at the kill, %d superseded;"
                         + " %d violations%n", name, schedule, history.size(), acknowledged, largeAcknowledged,
-                load.inFlightAtKill, superseded, violations.size());
+                unanswered, superseded, violations.size());
         if (!violations.isEmpty()) {
             fail(violations.size() + " violations:\n  " + String.join("\n  ", violations.subList(0, Math.min(20, violations.size()))));
         }
@@ -121,7 +121,7 @@ class SqliteCrashSchedulesIT {
         totals.writes += history.size();
         totals.acknowledged += acknowledged;
         totals.largeAcknowledged += largeAcknowledged;
-        totals.inFlightAtKill += load.inFlightAtKill;
+        totals.unanswered += unanswered;
         totals.superseded += superseded;
     }
 
@@ -180,7 +180,7 @@ class SqliteCrashSchedulesIT {
         long writes;
         long acknowledged;
         long largeAcknowledged;
-        long inFlightAtKill;
+        long unanswered;
         long superseded;
         int plantedStale;
         int plantedLost;
@@ -194,13 +194,12 @@ class SqliteCrashSchedulesIT {
         final Collection<ClientWrite> history = new ConcurrentLinkedQueue<>();
         /** Answers other than Success, and requests unanswered before the kill: none may occur. */
         final List<String> unexpected = new CopyOnWriteArrayList<>();
-        int inFlightAtKill;
         private final CrashSchedule schedule;
         private final HttpClient http;
         private final URI endpoint;
-        private final AtomicInteger inFlight = new AtomicInteger();
         private volatile boolean killing;
-        private int acknowledged; // guarded by this
+        private Process server; // guarded by this
+        private int counted; // acknowledged writes of the kind the kill point counts; guarded by this
 
         Load(CrashSchedule schedule, HttpClient http, URI endpoint) {
             this.schedule = schedule;
@@ -210,43 +209,55 @@ class SqliteCrashSchedulesIT {
 
         /** Runs the writers until the schedule's kill point, SIGKILLs {@code server}, and waits for the writers. */
         void runAndKill(Process server) throws InterruptedException {
+            synchronized (this) {
+                this.server = server;
+            }
             ExecutorService writers = Executors.newFixedThreadPool(schedule.writers());
             try {
-                long deadline = System.nanoTime() + schedule.killAfter().toNanos();
+                long deadline = System.nanoTime() + schedule.kill().after().toNanos();
                 for (int w = 0; w < schedule.writers(); w++) {
                     int writer = w;
                     writers.submit(() -> write(writer));
                 }
-                awaitKillPoint(deadline);
-                killing = true;
-                inFlightAtKill = inFlight.get();
-                server.destroyForcibly(); // on Linux: SIGKILL to the JVM itself, started without a shell
+                awaitKill(deadline);
+                kill();
                 assertEquals(137, ServerJar.exitStatus(server, STEP), "the server's JVM did not die of SIGKILL (128 + 9)");
                 writers.shutdown();
                 if (!writers.awaitTermination(STEP.toMillis(), TimeUnit.MILLISECONDS)) {
                     fail("client threads still running " + STEP + " after the kill");
                 }
             } finally {
-                killing = true;
+                kill();
                 writers.shutdownNow();
-                server.destroyForcibly();
             }
         }
 
-        private synchronized void awaitKillPoint(long deadline) throws InterruptedException {
+        /** Waits until a client thread killed the server, a write went wrong, or {@code deadline} passed. */
+        private synchronized void awaitKill(long deadline) throws InterruptedException {
             long left;
-            while (acknowledged < schedule.killAfterAcknowledged() && unexpected.isEmpty()
-                    && (left = deadline - System.nanoTime()) > 0) {
+            while (!killing && unexpected.isEmpty() && (left = deadline - System.nanoTime()) > 0) {
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
         }
 
-        private synchronized void count(boolean success) {
-            if (success) {
-                acknowledged++;
-            }
-            if (!success || acknowledged >= schedule.killAfterAcknowledged()) {
+        /** SIGKILLs the server, once: on Linux, to the JVM itself, started without a shell. */
+        private synchronized void kill() {
+            if (!killing) {
+                killing = true;
+                server.destroyForcibly();
                 notifyAll();
+            }
+        }
+
+        /** Counts {@code write}'s answer; its client thread kills the server at once if that was the kill point. */
+        private synchronized void answered(ClientWrite write) {
+            if (!write.acknowledged()) {
+                notifyAll(); // unexpected: no need to go on
+                return;
+            }
+            CrashSchedule.KillPoint point = schedule.kill();
+            if ((!point.largeOnly() || write.large()) && ++counted >= point.acknowledged()) {
+                kill();
             }
         }
 
@@ -258,7 +269,6 @@ class SqliteCrashSchedulesIT {
                 // The value is made before the clock starts: the interval is the request's.
                 String text = write.kind() == ClientWrite.Kind.TEXT ? write.text() : null;
                 byte[] bytes = text == null ? write.bytes() : null;
-                inFlight.incrementAndGet();
                 write = planned.sentAt(System.nanoTime());
                 try {
                     boolean success = text != null
@@ -268,18 +278,17 @@ class SqliteCrashSchedulesIT {
                     if (!success) {
                         unexpected.add("answered Error: " + write);
                     }
-                    count(success);
+                    answered(write);
                 } catch (IOException e) {
                     if (!killing) {
                         unexpected.add("no answer before the kill: " + write + ": " + e);
-                        count(false);
+                        answered(write);
                     }
                     return; // the server is gone
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
                 } finally {
-                    inFlight.decrementAndGet();
                     history.add(write); // answered or not: a write whose outcome is unknown may still survive
                 }
             }
