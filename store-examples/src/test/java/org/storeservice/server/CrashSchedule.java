@@ -87,11 +87,6 @@ record CrashSchedule(long seed, int writers, List<String> keys, double largeShar
         return new SplittableRandom(writers.nextLong());
     }
 
-    /** The random that draws the reader's keys. */
-    SplittableRandom readerRandom() {
-        return writerRandom(writers);
-    }
-
     /** Writer {@code writer}'s write number {@code sequence}, drawn from its {@link #writerRandom}. */
     Planned next(SplittableRandom random, int writer, int sequence) {
         String key = keys.get(random.nextInt(keys.size()));

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -39,12 +41,14 @@ import org.storeservice.server.ClientWrite.Observed;
 /**
  * Random crash schedules for the SQLite writer (synchronous=FULL), each from a seed of its own: client threads write
  * a few shared keys many times, small WriteString and WriteBytes beside large WriteBytes ({@link CrashSchedule}), while
- * a reader reads those keys through a read-only connection to the server's file; the server's JVM is killed with
+ * a reader reads each key just after a write of it was acknowledged, through a read-only connection to the server's
+ * file; the server's JVM is killed with
  * SIGKILL at the schedule's point; the server is started again on the same file; then every read, and the tool's
  * {@code export} key by key, must show what the clients' answers allow: acknowledgement order per key
  * ({@link AcknowledgementOrderChecker}, whose own planted-bug tests are {@code AcknowledgementOrderCheckerTest}). The
  * kill catches an acknowledgement given before the write reached the file only if it falls in that gap; the reads
- * catch one given before the commit whenever a read falls in it, which thousands of reads a schedule make likely.
+ * catch one given before the commit whenever the read that follows it falls in it, which hundreds of reads a schedule
+ * make likely.
  *
  * <p>The schedules of a run follow each other on one file: the restarted server that recovered one crash takes the
  * next schedule's writes, so what a schedule's keys held before it (a previous survivor) is part of its check, and
@@ -64,7 +68,6 @@ class SqliteCrashSchedulesIT {
     /** Schedules in a run: about a minute on an otherwise idle 2-core machine. */
     private static final int DEFAULT_COUNT = 24;
     private static final int MAX_WRITES_PER_WRITER = 5_000;
-    private static final int MAX_READS = 50_000;
     /** A read of one entry, as the schema of docs/storage.md stores it (kind 'T': text_value; 'B': bytes_value). */
     private static final String GET = "SELECT kind, text_value, bytes_value FROM store_entries WHERE key = ?";
     private static final Duration STEP = Duration.ofSeconds(60);
@@ -246,6 +249,8 @@ class SqliteCrashSchedulesIT {
     private static final class Load {
         final Collection<ClientWrite> history = new ConcurrentLinkedQueue<>();
         final Collection<ClientRead> reads = new ConcurrentLinkedQueue<>();
+        /** Keys whose write was just acknowledged, for the reader. */
+        private final BlockingQueue<String> justAcknowledged = new ArrayBlockingQueue<>(16);
         /** Answers other than Success, and requests unanswered before the kill: none may occur. */
         final List<String> unexpected = new CopyOnWriteArrayList<>();
         private final CrashSchedule schedule;
@@ -319,19 +324,22 @@ class SqliteCrashSchedulesIT {
         }
 
         /**
-         * Reads the schedule's keys until the kill, through a read-only connection of its own to the server's file
-         * (closed after the kill, before the restart: a read-only connection never checkpoints, so the restarted
-         * server recovers the file as the killed one left it). Reads at most {@link #MAX_READS}.
+         * Until the kill, reads each key as soon as a write of it was acknowledged (while it keeps up: an
+         * acknowledgement that finds {@link #justAcknowledged} full is not read), through a read-only connection of
+         * its own to the server's file. The connection is closed after the kill, before the restart: a read-only
+         * connection never checkpoints, so the restarted server recovers the file as the killed one left it.
          */
         private void read() {
-            SplittableRandom random = schedule.readerRandom();
             SQLiteConfig readOnly = new SQLiteConfig();
             readOnly.setReadOnly(true);
             readOnly.setBusyTimeout((int) STEP.toMillis());
             try (Connection connection = readOnly.createConnection("jdbc:sqlite:" + database);
                     PreparedStatement get = connection.prepareStatement(GET)) {
-                for (int n = 0; n < MAX_READS && !killing; n++) {
-                    String key = schedule.keys().get(random.nextInt(schedule.keys().size()));
+                while (!killing) {
+                    String key = justAcknowledged.poll(10, TimeUnit.MILLISECONDS);
+                    if (key == null) {
+                        continue;
+                    }
                     get.setString(1, key);
                     long start = System.nanoTime();
                     boolean found;
@@ -355,6 +363,8 @@ class SqliteCrashSchedulesIT {
                         notifyAll();
                     }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
@@ -372,7 +382,9 @@ class SqliteCrashSchedulesIT {
                             ? WireWrites.writeString(http, endpoint, write.key(), text)
                             : WireWrites.writeBytes(http, endpoint, write.key(), bytes);
                     write = write.answered(success, System.nanoTime());
-                    if (!success) {
+                    if (success) {
+                        justAcknowledged.offer(write.key());
+                    } else {
                         unexpected.add("answered Error: " + write);
                     }
                     answered(write);
