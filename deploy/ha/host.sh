@@ -7,7 +7,8 @@
 #                                                      users (root, patroni: /store/ only) and turn authentication on
 #        deploy/ha/host.sh HOST_DIR init-database     once, on the primary's host: the store role and database
 #        deploy/ha/host.sh HOST_DIR restart-store     SIGTERM the Store server (it drains), start it again, wait ready
-#        deploy/ha/host.sh HOST_DIR stop [--purge]    stop what this script started here; --purge deletes HOST_DIR
+#        deploy/ha/host.sh HOST_DIR stop [--purge]    stop what this script started here; --purge then deletes HOST_DIR
+#                                                      (only a directory render.sh marked as this host's)
 #        deploy/ha/host.sh HOST_DIR ready ROLE        exit 0 if ROLE answers on this host
 # env:   STORE_JAR (the ready server's jar; default store-examples/target/store-server.jar), JAVA, STORE_XMX (256m)
 # Processes are signalled only if their command line shows this script started them with this directory's files.
@@ -150,6 +151,9 @@ case "$command" in
   stop)
     purge=0
     case "${1:-}" in --purge) purge=1;; '') ;; *) die "usage: host.sh HOST_DIR stop [--purge]";; esac
+    if [ "$purge" = 1 ] && ! grep -qxF "rendered=$d" "$d/store-ha.deployment" 2>/dev/null; then
+      die "not purging $d: render.sh did not mark it as this host's directory (no store-ha.deployment naming it); nothing stopped"
+    fi
     stop_process "$d/haproxy.pid" haproxy "$d/haproxy.cfg"
     stop_process "$d/store.pid" -jar "serve --port $STORE_PORT"
     stop_process "$d/patroni.pid" patroni "$d/patroni.yml"
@@ -157,6 +161,9 @@ case "$command" in
     pid=$(pid_in "$d/data/postmaster.pid")
     if ours "$pid" "$d/data"; then kill -QUIT "$pid" 2>/dev/null || true; fi
     stop_process "$d/etcd.pid" etcd "$d/etcd.yml"
-    if [ "$purge" = 1 ]; then rm -rf "$d"; fi;;
+    if [ "$purge" = 1 ]; then
+      rm -rf "$d"
+      say "deleted $d (this host's files, data, logs and secrets)"
+    fi;;
   *) die "unknown command $command (start, init-etcd, init-database, restart-store, ready, stop)";;
 esac

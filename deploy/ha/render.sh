@@ -17,14 +17,26 @@
 #                        etcd-peer (2380), postgres (5432), patroni (8008), store (8080), management (8081), haproxy (80)
 # Per host it writes host.env (for host.sh), and by role: etcd.yml, patroni.yml, store.env (the ready server's
 # STORE_* settings, as the Debian package's /etc/store/store.env takes them), haproxy.cfg; secrets/ and tls/.
+# DIRECTORY and each host's directory get a marker, store-ha.deployment, naming their path: stop.sh --purge and
+# host.sh stop --purge delete only such a directory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "render: $*" >&2; exit 1; }
-[ $# -eq 2 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 inventory=$1
+[ -r "$inventory" ] || die "cannot read $inventory"
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
-[ -r "$inventory" ] || die "cannot read $inventory"
+marker=store-ha.deployment
+# A directory render.sh marks may later be deleted whole (--purge): never mark one that holds anything else.
+if [ ! -f "$out/$marker" ] && [ -n "$(ls -A "$out")" ]; then
+  die "$out holds files render.sh did not write: render into a new or empty directory"
+fi
+# mark DIR WHAT: the marker stop.sh --purge and host.sh stop --purge look for.
+mark() {
+  printf '%s\n' "# deploy/ha/render.sh rendered this directory ($2). stop.sh --purge and host.sh stop --purge" \
+    "# delete a directory only if it holds this file, naming that directory's own path." "rendered=$1" > "$1/$marker"
+}
 
 cluster=store-ha; network=; secrets=; tls=
 names=(); declare -A address roles port
@@ -86,10 +98,13 @@ etcd_cluster=${etcd_cluster%,}; etcd_hosts=${etcd_hosts%,}
 pg_hosts=$(for n in "${databases[@]}"; do printf '%s:%s,' "${address[$n]}" "$(portof "$n" postgres)"; done)
 pg_hosts=${pg_hosts%,}
 hba=host; [ -n "$tls" ] && hba=hostssl
+mark "$out" "the deployment of ${#names[@]} hosts: ${names[*]}"
 
 for n in "${names[@]}"; do
   d="$out/$n"; a=${address[$n]}
+  if [ -e "$d" ] && [ ! -f "$d/$marker" ]; then die "$d exists and render.sh did not write it"; fi
   mkdir -p "$d"; chmod 755 "$d"
+  mark "$d" "host $n"
   mkdir -p -m 700 "$d/secrets"
   {
     echo "# Rendered by deploy/ha/render.sh from $(basename "$inventory"); read by deploy/ha/host.sh."
