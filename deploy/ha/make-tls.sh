@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Makes the TLS files an inventory's "tls DIR" line names, for a team without a CA of its own: a private CA
-# (DIR/ca.crt, DIR/ca.key: keep the key offline once done) and, per database host, DIR/NAME.crt and DIR/NAME.key,
-# signed by it, naming the host's address and name (subjectAltName), valid 825 days. Existing files are kept.
+# (DIR/ca.crt, DIR/ca.key: keep the key offline once done) and, per database or etcd host, DIR/NAME.crt and
+# DIR/NAME.key, signed by it, naming the host's address and name (subjectAltName), for serverAuth and clientAuth
+# (PostgreSQL, Patroni's REST API, etcd's clients and peers), valid 825 days. Existing files are kept.
 #
 # usage: deploy/ha/make-tls.sh INVENTORY DIR
 set -euo pipefail
-[ $# -eq 2 ] || { sed -n '2,6p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,7p' "$0" >&2; exit 2; }
 inventory=$1; dir=$2
 mkdir -p -m 700 "$dir"
 if [ ! -s "$dir/ca.key" ]; then
@@ -14,7 +15,7 @@ if [ ! -s "$dir/ca.key" ]; then
 fi
 sed 's/#.*//' "$inventory" | while read -r kind name address roles; do
   [ "$kind" = host ] || continue
-  case " $roles " in *" postgres "*) ;; *) continue;; esac
+  case " $roles " in *" postgres "*|*" etcd "*) ;; *) continue;; esac
   [ -s "$dir/$name.crt" ] && continue
   (umask 077; openssl req -newkey rsa:3072 -nodes -subj "/CN=$name" -keyout "$dir/$name.key" -out "$dir/$name.csr" 2>/dev/null)
   printf 'subjectAltName=IP:%s,DNS:%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$address" "$name" > "$dir/$name.ext"

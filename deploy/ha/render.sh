@@ -4,25 +4,29 @@
 # copy DIRECTORY/NAME/ to DIRECTORY/NAME/ on host NAME (the files name that path) and run deploy/ha/host.sh there;
 # on one machine (deploy/ha/start.sh) every host's directory is already where it belongs.
 #
-# usage: deploy/ha/render.sh INVENTORY DIRECTORY
+# usage: deploy/ha/render.sh INVENTORY DIRECTORY     (DIRECTORY: new, empty, or rendered before; render it at the path
+#                                                    where the hosts will keep it: the files name that path)
 #
 # The inventory, one item per line ("#" starts a comment):
 #   cluster NAME         the Patroni scope and etcd token (default store-ha)
 #   network CIDR         the hosts' network: pg_hba.conf admits it (scram-sha-256), nothing wider
 #   secrets DIR          one password file per role; missing ones are made here (random, mode 600); default DIRECTORY/secrets
-#   tls DIR              optional: ca.crt, and NAME.crt / NAME.key per database host; then PostgreSQL takes only TLS
-#                        connections (hostssl), verified by name by the Store servers and the replicas (verify-full)
+#   tls DIR              optional: ca.crt, and NAME.crt / NAME.key per database (and etcd) host, each naming the host's
+#                        address (subjectAltName) and good for serverAuth and clientAuth; then PostgreSQL takes only
+#                        TLS connections (hostssl), verified by name by the Store servers and the replicas
+#                        (verify-full), and etcd (clients and peers) and Patroni's REST API speak HTTPS, verified
+#                        against ca.crt (etcd's peers present their certificates to each other too)
 #   host NAME ADDRESS ROLE... [PORT=N...]
 #                        ROLE: etcd, postgres, store, haproxy; PORT (to set when hosts share an address): etcd (2379),
 #                        etcd-peer (2380), postgres (5432), patroni (8008), store (8080), management (8081), haproxy (80)
-# Per host it writes host.env (for host.sh), and by role: etcd.yml, patroni.yml, store.env (the ready server's
-# STORE_* settings, as the Debian package's /etc/store/store.env takes them), haproxy.cfg; secrets/ and tls/.
-# DIRECTORY and each host's directory get a marker, store-ha.deployment, naming their path: stop.sh --purge and
-# host.sh stop --purge delete only such a directory.
+# Per host it writes host.env (for host.sh), and by role: etcd.yml and etcd-init.yml, patroni.yml, store.env (the
+# ready server's STORE_* settings, as the Debian package's /etc/store/store.env takes them), haproxy.cfg; secrets/
+# and tls/ with only the files that host's roles read. DIRECTORY and each host's directory get a marker,
+# store-ha.deployment, naming their path: stop.sh --purge and host.sh stop --purge delete only such a directory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "render: $*" >&2; exit 1; }
-[ $# -eq 2 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
 inventory=$1
 [ -r "$inventory" ] || die "cannot read $inventory"
 mkdir -p "$2"
@@ -50,6 +54,7 @@ while read -r kind rest; do
     host)
       read -r name addr words <<< "$rest"
       [ -n "${addr:-}" ] || die "host line without an address: host $rest"
+      [[ "$name" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ "$name" != secrets ] || die "host $name: not a usable name"
       [ -z "${address[$name]:-}" ] || die "host $name twice"
       names+=("$name"); address[$name]=$addr; roles[$name]=" "
       for word in $words; do
@@ -81,8 +86,10 @@ if [ "${#databases[@]}" -gt 0 ] && [ $((count % 2)) -ne 1 ]; then
 fi
 if [ -n "$tls" ]; then
   [ -r "$tls/ca.crt" ] || die "no $tls/ca.crt"
-  for n in "${databases[@]}"; do [ -r "$tls/$n.crt" ] && [ -r "$tls/$n.key" ] || die "no $tls/$n.crt and $tls/$n.key"; done
+  for n in "${databases[@]}" "${etcds[@]}"; do [ -r "$tls/$n.crt" ] && [ -r "$tls/$n.key" ] || die "no $tls/$n.crt and $tls/$n.key"; done
 fi
+# etcd and Patroni's REST API speak HTTPS when the inventory gives TLS files.
+scheme=http; [ -n "$tls" ] && scheme=https
 
 # The passwords: one file per role, made once, kept across renders.
 mkdir -p -m 700 "$secrets"
@@ -92,7 +99,7 @@ for role in superuser replicator rewinder store-app patroni-rest etcd-root etcd-
   fi
 done
 
-etcd_cluster=$(for n in "${etcds[@]}"; do printf '%s=http://%s:%s,' "$n" "${address[$n]}" "$(portof "$n" etcd-peer)"; done)
+etcd_cluster=$(for n in "${etcds[@]}"; do printf '%s=%s://%s:%s,' "$n" "$scheme" "${address[$n]}" "$(portof "$n" etcd-peer)"; done)
 etcd_hosts=$(for n in "${etcds[@]}"; do printf '%s:%s,' "${address[$n]}" "$(portof "$n" etcd)"; done)
 etcd_cluster=${etcd_cluster%,}; etcd_hosts=${etcd_hosts%,}
 pg_hosts=$(for n in "${databases[@]}"; do printf '%s:%s,' "${address[$n]}" "$(portof "$n" postgres)"; done)
@@ -100,12 +107,53 @@ pg_hosts=${pg_hosts%,}
 hba=host; [ -n "$tls" ] && hba=hostssl
 mark "$out" "the deployment of ${#names[@]} hosts: ${names[*]}"
 
+# etcd_config HOST CLIENT_ADDRESS: etcd's configuration for member HOST, serving clients on CLIENT_ADDRESS.
+etcd_config() {
+  local n=$1 client=$2 d="$out/$1" a=${address[$1]}
+  cat <<EOF
+name: $n
+data-dir: $d/etcd
+listen-client-urls: $scheme://$client:$(portof "$n" etcd)
+advertise-client-urls: $scheme://$client:$(portof "$n" etcd)
+listen-peer-urls: $scheme://$a:$(portof "$n" etcd-peer)
+initial-advertise-peer-urls: $scheme://$a:$(portof "$n" etcd-peer)
+initial-cluster: $etcd_cluster
+initial-cluster-token: $cluster
+initial-cluster-state: new
+# Patroni speaks etcd's v3 API through this JSON gateway (the command line's default; a configuration file's is off).
+enable-grpc-gateway: true
+EOF
+  if [ -n "$tls" ]; then
+    # Clients verify the member against ca.crt; they authenticate with a password, not a certificate (etcd 3.4's
+    # JSON gateway, which Patroni uses, refuses every request once client certificates are required and
+    # authentication is on). Peers present their certificates to each other: only a host with a certificate from
+    # this CA can take part in the cluster.
+    cat <<EOF
+client-transport-security:
+  cert-file: $d/tls/server.crt
+  key-file: $d/tls/server.key
+peer-transport-security:
+  cert-file: $d/tls/server.crt
+  key-file: $d/tls/server.key
+  trusted-ca-file: $d/tls/ca.crt
+  client-cert-auth: true
+EOF
+  fi
+}
+
 for n in "${names[@]}"; do
   d="$out/$n"; a=${address[$n]}
   if [ -e "$d" ] && [ ! -f "$d/$marker" ]; then die "$d exists and render.sh did not write it"; fi
   mkdir -p "$d"; chmod 755 "$d"
   mark "$d" "host $n"
-  mkdir -p -m 700 "$d/secrets"
+  # Each host holds the secrets and TLS files its roles read, and no others (nor any left from an earlier render).
+  mkdir -p -m 700 "$d/secrets"; rm -f "$d"/secrets/*.password; rm -rf "$d/tls"
+  if [ -n "$tls" ] && { has "$n" etcd || has "$n" postgres || has "$n" store; }; then
+    mkdir -p "$d/tls"; cp "$tls/ca.crt" "$d/tls/ca.crt"
+  fi
+  if [ -n "$tls" ] && { has "$n" etcd || has "$n" postgres; }; then
+    cp "$tls/$n.crt" "$d/tls/server.crt"; (umask 077; cp "$tls/$n.key" "$d/tls/server.key"); chmod 600 "$d/tls/server.key"
+  fi
   {
     echo "# Rendered by deploy/ha/render.sh from $(basename "$inventory"); read by deploy/ha/host.sh."
     echo "HOST_NAME=$n"; echo "HOST_ADDRESS=$a"; echo "HOST_ROLES='${roles[$n]# }'"; echo "HOST_DIR=$d"
@@ -113,35 +161,41 @@ for n in "${names[@]}"; do
       echo "$(echo "$key" | tr a-z A-Z)_PORT=$(portof "$n" "$key")"
     done
     echo "ETCD_MEMBERS='$(for e in "${etcds[@]}"; do printf '%s:%s ' "${address[$e]}" "$(portof "$e" etcd)"; done)'"
+    echo "ETCD_INIT_HOST=${etcds[0]:-}"
+    echo "DATABASE_COUNT=${#databases[@]}"
+    echo "SCHEME=$scheme"
   } > "$d/host.env"
 
   if has "$n" etcd; then
-    cat > "$d/etcd.yml" <<EOF
-# etcd member $n of $count: the DCS where Patroni keeps the leader lock. A lock needs a majority of the members, so
-# three members survive the loss of one. Clients (Patroni) authenticate: host.sh init-etcd creates the users and
-# turns authentication on. Listening on the host's own address only.
-name: $n
-data-dir: $d/etcd
-listen-client-urls: http://$a:$(portof "$n" etcd)
-advertise-client-urls: http://$a:$(portof "$n" etcd)
-listen-peer-urls: http://$a:$(portof "$n" etcd-peer)
-initial-advertise-peer-urls: http://$a:$(portof "$n" etcd-peer)
-initial-cluster: $etcd_cluster
-initial-cluster-token: $cluster
-initial-cluster-state: new
-# Patroni speaks etcd's v3 API through this JSON gateway (the command line's default; a configuration file's is off).
-enable-grpc-gateway: true
-EOF
-    cp "$secrets/etcd-root.password" "$secrets/etcd-patroni.password" "$d/secrets/"
+    {
+      echo "# etcd member $n of $count: the DCS where Patroni keeps the leader lock. A lock needs a majority of the"
+      echo "# members, so three members survive the loss of one. Clients (Patroni) authenticate with a password. Used"
+      echo "# once host.sh open-etcd has seen authentication on: clients on the host's own address."
+      etcd_config "$n" "$a"
+    } > "$d/etcd.yml"
+    {
+      echo "# etcd member $n before authentication is on: clients on 127.0.0.1 only, so that nobody on the network can"
+      echo "# reach it while it has no users (peers on the host's address, to form the cluster). host.sh start etcd uses"
+      echo "# it until host.sh init-etcd (on ${etcds[0]}) has turned authentication on and host.sh open-etcd has"
+      echo "# restarted the member with etcd.yml. Keep it as etcd.yml is but for the client URLs."
+      etcd_config "$n" 127.0.0.1
+    } > "$d/etcd-init.yml"
+    # The first member's host creates etcd's users (host.sh init-etcd): it alone holds root's password.
+    if [ "$n" = "${etcds[0]}" ]; then cp "$secrets/etcd-root.password" "$secrets/etcd-patroni.password" "$d/secrets/"; fi
   fi
 
   if has "$n" postgres; then
     bin_dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-    ssl_parameters=""; ssl_client=""
+    ssl_parameters=""; ssl_client=""; restapi_tls=""; etcd_tls=""
     if [ -n "$tls" ]; then
-      mkdir -p "$d/tls"
-      cp "$tls/ca.crt" "$d/tls/ca.crt"; cp "$tls/$n.crt" "$d/tls/server.crt"; cp "$tls/$n.key" "$d/tls/server.key"
-      chmod 600 "$d/tls/server.key"
+      restapi_tls="
+  # HTTPS; Patroni verifies the other members' API against the CA (and presents its certificate to them).
+  certfile: $d/tls/server.crt
+  keyfile: $d/tls/server.key
+  cafile: $d/tls/ca.crt"
+      etcd_tls="
+  protocol: https
+  cacert: $d/tls/ca.crt"
       ssl_parameters="
     ssl: \"on\"
     ssl_cert_file: $d/tls/server.crt
@@ -164,22 +218,23 @@ EOF
 #     commit on one node, and a failover while it is so loses them;
 #   - ttl / loop_wait / retry_timeout: how long a dead primary keeps its lock. Store's failoverTimeoutMillis
 #     (30 s by default) must stay above ttl + loop_wait, so that writes wait out a failover instead of failing;
-#   - pg_hba: the hosts' network only, scram-sha-256 (hostssl when TLS is given); the superuser only over the local
-#     socket as the postgres system user.
+#   - pg_hba: the superuser only over the local socket as the postgres system user, refused from any address; from
+#     the hosts' network only, with scram-sha-256 (hostssl when TLS is given), each role to what it needs:
+#     replicator to replicate, rewinder to the postgres database (pg_rewind), store to the store database.
 scope: $cluster
 namespace: /store/
 name: $n
 
 restapi:
   listen: $a:$(portof "$n" patroni)
-  connect_address: $a:$(portof "$n" patroni)
-  # Changing requests (switchover, restart, reload, ...) need these credentials; health checks (GET /primary,
-  # /replica, /health) do not.
+  connect_address: $a:$(portof "$n" patroni)$restapi_tls
+  # Changing requests (switchover, restart, reload, ...) need these credentials; reading requests (GET /primary,
+  # /health, /cluster, /config, ...) do not: docs/operating.md, "What is protected".
   authentication:
     username: patroni
 
 etcd3:
-  hosts: $etcd_hosts
+  hosts: $etcd_hosts$etcd_tls
   username: patroni
 
 bootstrap:
@@ -193,10 +248,16 @@ bootstrap:
     postgresql:
       use_pg_rewind: true
       pg_hba:
+        # The superuser over the local socket as the postgres system user (Patroni, host.sh init-database), and
+        # from no address at all, whatever the password.
         - local all postgres peer
-        - local all all scram-sha-256
+        - host all postgres all reject
+        - host replication postgres all reject
+        # From the hosts' network, each role to what it needs: replication and cloning, pg_rewind after a
+        # failover (it reads the postgres database), the Store servers.
         - $hba replication replicator $network scram-sha-256
-        - $hba all all $network scram-sha-256
+        - $hba postgres rewinder $network scram-sha-256
+        - $hba store store $network scram-sha-256
       parameters:
         synchronous_commit: "on"
         wal_level: replica
@@ -234,6 +295,7 @@ tags:
   clonefrom: false
   nosync: false
 EOF
+    # Patroni's own (superuser, replicator, rewinder, patroni-rest, etcd-patroni) and store-app for init-database.
     cp "$secrets"/{superuser,replicator,rewinder,store-app,patroni-rest,etcd-patroni}.password "$d/secrets/"
   fi
 
@@ -241,13 +303,12 @@ EOF
     url="jdbc:postgresql://$pg_hosts/store?user=store&targetServerType=primary&hostRecheckSeconds=1&connectTimeout=2"
     url="$url&poolSize=4&passwordFile=$d/secrets/store-app.password"
     if [ -n "$tls" ]; then
-      mkdir -p "$d/tls"; cp "$tls/ca.crt" "$d/tls/ca.crt"
       url="$url&ssl=true&sslmode=verify-full&sslrootcert=$d/tls/ca.crt"
     fi
     cat > "$d/store.env" <<EOF
 # Store server $n (rendered by deploy/ha/render.sh): the ready server's settings, as its STORE_* variables.
 # The endpoint and the management port listen on this host's address, for HAProxy; keep the management port
-# (/metrics, /health) to the hosts' network: docs/operating.md, "Protecting the management port".
+# (/metrics, /health) to the hosts' network: docs/operating.md, "Firewall".
 STORE_HOST=$a
 STORE_PORT=$(portof "$n" store)
 STORE_MANAGEMENT_HOST=$a

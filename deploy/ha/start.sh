@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Renders an inventory and starts the whole deployment from this machine, host by host, in order: the etcd members,
-# etcd's authentication, the PostgreSQL nodes under Patroni (the first bootstraps the cluster, the others clone it),
+# Renders an inventory and starts the whole deployment from this machine, host by host, in order: the etcd members
+# (clients on 127.0.0.1 only), etcd's authentication, the members reopened on their hosts' addresses, the PostgreSQL nodes under Patroni (the first bootstraps the cluster, the others clone it),
 # the Store database, the Store servers, HAProxy. By default the one-machine inventory (deploy/ha/inventory.loopback:
 # everything on 127.0.0.1, nothing on port 5432). On separate hosts follow docs/operating.md instead, which runs the
 # same deploy/ha/host.sh steps on each host.
@@ -51,30 +51,30 @@ wait_for() {
   for _ in $(seq $((seconds * 2))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
   die "$what did not happen within $seconds s; logs in $dir"
 }
-patroni_url() { (. "$dir/$1/host.env"; echo "http://$HOST_ADDRESS:$PATRONI_PORT"); }
 mapfile -t etcds < <(with_role etcd)
 mapfile -t databases < <(with_role postgres)
 mapfile -t stores < <(with_role store)
 mapfile -t balancers < <(with_role haproxy)
 
-# 1. etcd, every member, then its authentication (before any Patroni connects).
+# 1. etcd, every member with its clients on 127.0.0.1, then its authentication, then every member on its host's
+#    address (before any Patroni connects).
 for h in "${etcds[@]}"; do hostsh "$h" start etcd; done
 for h in "${etcds[@]}"; do wait_for 30 "etcd on $h answering" hostsh "$h" ready etcd; done
-[ ${#etcds[@]} -eq 0 ] || hostsh "${etcds[0]}" init-etcd
+if [ ${#etcds[@]} -gt 0 ]; then
+  hostsh "${etcds[0]}" init-etcd
+  for h in "${etcds[@]}"; do hostsh "$h" open-etcd; done
+fi
 
 # 2. PostgreSQL nodes under Patroni: the first bootstraps the cluster; the others clone it once it runs.
 first=${databases[0]:-}
 for h in "${databases[@]}"; do
   hostsh "$h" start postgres
-  if [ "$h" = "$first" ]; then wait_for 120 "$h becoming the primary" curl -sf "$(patroni_url "$h")/primary"; fi
+  if [ "$h" = "$first" ]; then wait_for 120 "$h becoming the primary" hostsh "$h" ready primary; fi
 done
 if [ -n "$first" ]; then
-  wait_for 120 "a synchronous standby" bash -c \
-    "curl -sf $(patroni_url "$first")/cluster | jq -e '[.members[] | select(.role == \"sync_standby\")] | length >= 1'"
-  wait_for 120 "every node streaming" bash -c "curl -sf $(patroni_url "$first")/cluster \
-    | jq -e '[.members[] | select(.state == \"streaming\" or .state == \"running\")] | length >= ${#databases[@]}'"
+  wait_for 120 "a synchronous standby, every node streaming" hostsh "$first" ready replicated
   # 3. The Store database and its account, on the primary's host.
-  primary=$(for h in "${databases[@]}"; do curl -sf -o /dev/null "$(patroni_url "$h")/primary" && echo "$h" && break; done)
+  primary=$(for h in "${databases[@]}"; do hostsh "$h" ready primary > /dev/null 2>&1 && echo "$h" && break; done)
   hostsh "$primary" init-database
 fi
 
