@@ -2,6 +2,7 @@ package org.storeservice.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -14,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,6 +45,12 @@ import org.storeservice.api.storage.Storages;
  * Asserted: no acknowledged write lost, at most one Error per server per event, each server's readiness 503 while
  * its writes could not commit, and each server's logged outage within 1 s of what its own clients saw.
  *
+ * <p>And as an attacker on that network would try it, from a client host's namespace (inside the admitted network):
+ * the superuser's login with its right password, etcd reads without credentials, Patroni changes without credentials,
+ * plain HTTP (and plain PostgreSQL) to each TLS port: each must fail, while the same requests with credentials, or
+ * over TLS, succeed. Every process's command line is sampled during the whole start (etcd's and the database's
+ * initialisation included): none may hold a secret.
+ *
  * <p>Needs root, iproute2 and what HighAvailabilityIT needs; runs when {@code STORE_TEST_HA=true} (as {@code .ci/run}
  * sets it), fails rather than skips under {@code CI=true}. Removes its namespaces and bridge whatever happens.
  */
@@ -49,8 +58,9 @@ import org.storeservice.api.storage.Storages;
 class SeparateHostsDeploymentIT {
     private static final List<String> DATABASES = List.of("pg1", "pg2", "pg3");
     private static final List<String> SERVERS = List.of("store1", "store2");
+    /** The deployment's hosts and a client host, on the network but not in the inventory, for the attacks. */
     private static final Map<String, Integer> HOST_NUMBER = Map.of("pg1", 11, "pg2", 12, "pg3", 13, "store1", 21,
-            "store2", 22, "lb", 30);
+            "store2", 22, "lb", 30, "client", 40);
     private static final int WRITERS_PER_TARGET = 2;
 
     private static String prefix;
@@ -58,6 +68,11 @@ class SeparateHostsDeploymentIT {
     private static Path directory;
     private static Path repository;
     private static boolean namespacesMade;
+    /** Patroni's REST API over HTTPS, verified against the deployment's CA. */
+    private static HttpClient patroni;
+    /** What the command-line sampler saw during start.sh, and in how many sweeps. */
+    private static Set<String> commandLines = Set.of();
+    private static long sweeps;
 
     private record Write(String target, String key, String value, long started, long answered, boolean success,
             boolean error) {
@@ -99,7 +114,18 @@ class SeparateHostsDeploymentIT {
         Files.writeString(inventory, text);
         run(Duration.ofMinutes(1), List.of("bash", script("make-tls.sh"), inventory.toString(),
                 directory.resolve("tls").toString()));
-        run(Duration.ofMinutes(5), List.of("bash", script("start.sh"), inventory.toString()));
+        // TLS 1.2: over TLS 1.3, JDK 17's HttpClient never sees the end of an answer that ends with its connection,
+        // as Patroni's HTTP/1.0 answers do, and waits for ever (curl and Patroni's own clients use TLS 1.3).
+        patroni = HttpClient.newBuilder().sslContext(trusting(directory.resolve("tls").resolve("ca.crt")))
+                .sslParameters(new javax.net.ssl.SSLParameters(null, new String[] {"TLSv1.2"}))
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        CommandLineSampler sampler = CommandLineSampler.start();
+        try {
+            run(Duration.ofMinutes(5), List.of("bash", script("start.sh"), inventory.toString()));
+        } finally {
+            commandLines = sampler.stop();
+            sweeps = sampler.sweeps();
+        }
     }
 
     @AfterAll
@@ -327,8 +353,8 @@ class SeparateHostsDeploymentIT {
     private static String cluster() throws InterruptedException {
         for (String db : DATABASES) {
             try {
-                HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://" + address(db) + ":8008/cluster")).timeout(Duration.ofSeconds(2)).build(),
+                HttpResponse<String> response = patroni.send(HttpRequest.newBuilder(
+                        URI.create("https://" + address(db) + ":8008/cluster")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return response.body();
@@ -355,7 +381,7 @@ class SeparateHostsDeploymentIT {
         while (System.nanoTime() < deadline) {
             for (String db : candidates) {
                 try {
-                    if (HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + address(db)
+                    if (patroni.send(HttpRequest.newBuilder(URI.create("https://" + address(db)
                             + ":8008/primary")).timeout(Duration.ofSeconds(2)).build(),
                             HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                         return db;
@@ -446,5 +472,229 @@ class SeparateHostsDeploymentIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Test
+    void noSecretWasOnAnyCommandLineDuringStartAndInitialisation() throws Exception {
+        Map<String, String> secrets = new java.util.TreeMap<>();
+        try (var files = Files.list(directory.resolve("secrets"))) {
+            for (Path file : files.toList()) {
+                String value = Files.readString(file).strip();
+                String role = file.getFileName().toString().replace(".password", "");
+                secrets.put(role, value);
+                secrets.put(role + " (base64)", Base64.getEncoder().encodeToString(value.getBytes(UTF_8)));
+            }
+        }
+        secrets.put("patroni-rest (Basic authorization)",
+                Base64.getEncoder().encodeToString(("patroni:" + secrets.get("patroni-rest")).getBytes(UTF_8)));
+        assertTrue(secrets.size() >= 15, "the deployment's secrets: " + secrets.keySet());
+        // The sampler must have been quick enough to see the short curl calls that set etcd's users up, where the
+        // passwords once were.
+        long etcdSetUp = commandLines.stream().filter(c -> c.startsWith("curl ") && c.contains("/v3/auth/")).count();
+        System.out.printf("Command lines: %d distinct in %d sweeps during start.sh, %d of them etcd's set-up calls%n",
+                commandLines.size(), sweeps, etcdSetUp);
+        assertTrue(etcdSetUp > 0, "the sampler saw none of init-etcd's calls: it cannot vouch for them");
+        for (String line : commandLines) {
+            for (Map.Entry<String, String> secret : secrets.entrySet()) {
+                assertFalse(line.contains(secret.getValue()), "the " + secret.getKey() + " secret was on a command line: "
+                        + line.replace(secret.getValue(), "<" + secret.getKey() + ">"));
+            }
+        }
+    }
+
+    @Test
+    void theSuperuserCannotLogInFromTheNetworkEvenWithItsPassword() throws Exception {
+        String superuser = secret("superuser");
+        for (String db : DATABASES) {
+            for (String mode : List.of("", " replication=true")) {
+                Ran login = fromClient(Map.of("PGPASSWORD", superuser), null, "psql", "-X", "-At", "-c",
+                        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", postgres(db, "postgres", "postgres")
+                        + mode);
+                assertTrue(login.exitValue() != 0 && login.printed().contains("pg_hba.conf rejects"),
+                        "the superuser" + mode + " on " + db + ": " + login);
+            }
+            // The same path with the store role's password logs in: the refusal is the rule's, not the network's.
+            Ran store = fromClient(Map.of("PGPASSWORD", secret("store-app")), null, "psql", "-X", "-At", "-c",
+                    "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", postgres(db, "store", "store"));
+            assertEquals(new Ran(0, "f\n"), store, "the store role on " + db);
+        }
+    }
+
+    @Test
+    void etcdAnswersNoReadWithoutCredentials() throws Exception {
+        String range = "{\"key\":\"" + base64("/store/") + "\",\"range_end\":\"" + base64("/store0") + "\"}";
+        for (String db : DATABASES) {
+            Ran anonymous = fromClient(Map.of(), range.getBytes(UTF_8), curl("-X", "POST", "--data-binary", "@-",
+                    "https://" + address(db) + ":2379/v3/kv/range"));
+            assertTrue(anonymous.printed().contains("user name is empty") && !anonymous.printed().contains("\"kvs\""),
+                    "an anonymous read of /store/ on " + db + ": " + anonymous);
+        }
+        // With patroni's password (on standard input) and its token (from a file) the same read finds the cluster.
+        Ran authenticated = fromClient(Map.of(), ("{\"name\":\"patroni\",\"password\":\"" + secret("etcd-patroni") + "\"}")
+                .getBytes(UTF_8), curl("-X", "POST", "--data-binary", "@-", "https://" + address("pg1")
+                + ":2379/v3/auth/authenticate"));
+        Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(authenticated.printed());
+        assertTrue(token.find(), "patroni could not authenticate: " + authenticated);
+        Path header = privateFile("authorization", "Authorization: " + token.group(1) + "\n");
+        Ran read = fromClient(Map.of(), range.getBytes(UTF_8), curl("-X", "POST", "-H", "@" + header,
+                "--data-binary", "@-", "https://" + address("pg1") + ":2379/v3/kv/range"));
+        assertTrue(read.printed().contains("\"kvs\""), "patroni's read of /store/: " + read);
+    }
+
+    @Test
+    void patroniRefusesChangesWithoutCredentials() throws Exception {
+        String primary = primary();
+        for (String db : DATABASES) {
+            Ran reload = fromClient(Map.of(), null, curl("-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                    "https://" + address(db) + ":8008/reload"));
+            assertEquals(new Ran(0, "401"), reload, "an anonymous reload on " + db);
+        }
+        Ran switchover = fromClient(Map.of(), ("{\"leader\":\"" + primary + "\"}").getBytes(UTF_8), curl("-o", "/dev/null",
+                "-w", "%{http_code}", "-X", "POST", "--data-binary", "@-", "https://" + address(primary) + ":8008/switchover"));
+        assertEquals(new Ran(0, "401"), switchover, "an anonymous switchover");
+        // With the credentials (from a netrc file) a change is accepted.
+        Path netrc = privateFile("netrc", "default login patroni password " + secret("patroni-rest") + "\n");
+        Ran reload = fromClient(Map.of(), null, curl("--netrc-file", netrc.toString(), "-o", "/dev/null", "-w",
+                "%{http_code}", "-X", "POST", "https://" + address(primary) + ":8008/reload"));
+        assertEquals(0, reload.exitValue(), reload.toString());
+        assertTrue(reload.printed().startsWith("20"), "a reload with the credentials: " + reload);
+    }
+
+    @Test
+    void plainTextToEachTlsPortGetsNothing() throws Exception {
+        Map<Integer, String> paths = Map.of(2379, "/version", 2380, "/members", 8008, "/cluster");
+        for (String db : DATABASES) {
+            for (Map.Entry<Integer, String> port : paths.entrySet()) {
+                String plain = "http://" + address(db) + ":" + port.getKey() + port.getValue();
+                Ran answer = fromClient(Map.of(), null, curl("-w", "\n%{http_code}", plain));
+                assertTrue(answer.exitValue() != 7, plain + " is not listening: " + answer); // refused: proves nothing
+                assertFalse(answer.printed().matches("(?s).*\\n2\\d\\d$"), plain + " answered: " + answer);
+                assertFalse(answer.printed().contains("etcdserver") || answer.printed().contains("peerURLs")
+                        || answer.printed().contains("\"members\""), plain + " gave data away: " + answer);
+            }
+            // Over TLS the same ports answer (etcd's peers only to a host with a certificate from the CA).
+            assertEquals(0, fromClient(Map.of(), null, curl("-o", "/dev/null", "https://" + address(db) + ":2379/version"))
+                    .exitValue());
+            assertEquals(0, fromClient(Map.of(), null, curl("-o", "/dev/null", "https://" + address(db) + ":8008/cluster"))
+                    .exitValue());
+            Ran anonymousPeer = fromClient(Map.of(), null, curl("--http1.1", "-o", "/dev/null", "-w", "%{http_code}",
+                    "https://" + address(db) + ":2380/version"));
+            assertTrue(anonymousPeer.exitValue() != 0 && !anonymousPeer.printed().startsWith("2"),
+                    "etcd's peer port answered a client without a certificate: " + anonymousPeer);
+            // A member's certificate is taken from that member's address only (etcd checks it against the sender).
+            Path tls = directory.resolve("tls");
+            String[] asPg1 = curl("--http1.1", "-o", "/dev/null", "-w", "%{http_code}", "--cert",
+                    tls.resolve("pg1.crt").toString(), "--key", tls.resolve("pg1.key").toString(),
+                    "https://" + address(db) + ":2380/version");
+            assertEquals(new Ran(0, "200"), attempt("pg1", Map.of(), null, asPg1), "etcd's peer port to pg1, from pg1");
+            Ran stolen = fromClient(Map.of(), null, asPg1);
+            assertTrue(stolen.exitValue() != 0 && !stolen.printed().startsWith("2"),
+                    "etcd's peer port took pg1's certificate from the client host: " + stolen);
+            // PostgreSQL without TLS, with the right password: refused.
+            Ran plainLogin = fromClient(Map.of("PGPASSWORD", secret("store-app")), null, "psql", "-X", "-At", "-c",
+                    "SELECT 1", "host=" + address(db) + " port=5432 dbname=store user=store sslmode=disable connect_timeout=5");
+            assertTrue(plainLogin.exitValue() != 0 && plainLogin.printed().contains("no encryption"),
+                    "a plain-text login on " + db + ": " + plainLogin);
+        }
+    }
+
+    @Test
+    void getReadsTheClusterOnAStoreHostAsTheDocsShow() throws Exception {
+        String key = "docs-get-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        HttpResponse<String> written = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(endpoint("lb") + "/WriteString?key=" + key + "&value=read+back")).timeout(Duration.ofSeconds(60))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(written.body().contains(">Success<"), written.body());
+        // docs/operating.md: set -a; . /var/lib/store-ha/store1/store.env; java -jar store-server.jar get KEY
+        Ran get = attempt("store1", Map.of(), null, "sh", "-c", "set -a; . \"$0\"; exec \"$1\" -jar \"$2\" get \"$3\"",
+                hosts().resolve("store1").resolve("store.env").toString(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ServerJar.JAR.toAbsolutePath().toString(), key);
+        assertEquals(0, get.exitValue(), get.toString());
+        assertTrue(get.printed().contains("read back"), get.toString());
+    }
+
+    private record Ran(int exitValue, String printed) {
+    }
+
+    private static String secret(String role) throws IOException {
+        return Files.readString(directory.resolve("secrets").resolve(role + ".password")).strip();
+    }
+
+    private static String base64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(UTF_8));
+    }
+
+    /** A libpq connection string to {@code db} over verify-full TLS. */
+    private static String postgres(String db, String user, String database) {
+        return "host=" + address(db) + " port=5432 dbname=" + database + " user=" + user + " sslmode=verify-full"
+                + " sslrootcert=" + directory.resolve("tls").resolve("ca.crt") + " connect_timeout=5";
+    }
+
+    /** curl, bounded, quiet but for errors, verifying TLS against the deployment's CA. */
+    private static String[] curl(String... arguments) {
+        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "5", "--cacert",
+                directory.resolve("tls").resolve("ca.crt").toString()));
+        command.addAll(List.of(arguments));
+        return command.toArray(String[]::new);
+    }
+
+    /** A file only its owner reads (for a header or a netrc: a secret never goes on a command line, here too). */
+    private static Path privateFile(String name, String content) throws IOException {
+        Path file = directory.resolve("attacker-" + name);
+        Files.deleteIfExists(file);
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        return Files.writeString(file, content);
+    }
+
+    private static Ran fromClient(Map<String, String> environment, byte[] input, String... command) throws Exception {
+        return attempt("client", environment, input, command);
+    }
+
+    /** Runs {@code command} in {@code host}'s namespace, bounded, {@code input} on its standard input; never fails. */
+    private static Ran attempt(String host, Map<String, String> environment, byte[] input, String... command)
+            throws Exception {
+        List<String> inNamespace = new ArrayList<>(List.of("ip", "netns", "exec", namespace(host)));
+        inNamespace.addAll(List.of(command));
+        ProcessBuilder builder = new ProcessBuilder(inNamespace).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        if (input == null) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
+        Process process = builder.start();
+        if (input != null) {
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input);
+            }
+        }
+        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return process.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        });
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail(command[0] + " in " + host + " did not end within 30 s");
+        }
+        return new Ran(process.exitValue(), new String(output.get(10, TimeUnit.SECONDS), UTF_8));
+    }
+
+    /** An SSLContext that trusts the deployment's CA (and nothing else). */
+    private static javax.net.ssl.SSLContext trusting(Path caCertificate) throws Exception {
+        java.security.KeyStore trusted = java.security.KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        try (var in = Files.newInputStream(caCertificate)) {
+            trusted.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in));
+        }
+        javax.net.ssl.TrustManagerFactory factory = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trusted);
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
     }
 }
