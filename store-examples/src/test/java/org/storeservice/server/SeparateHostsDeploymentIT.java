@@ -206,8 +206,10 @@ class SeparateHostsDeploymentIT {
             long from = times.get(e);
             long to = e + 1 < times.size() ? times.get(e + 1) : Long.MAX_VALUE;
             for (String server : SERVERS) {
+                // A write belongs to the event during whose window it was answered: one sent just before the next
+                // event and answered after it waited through that one's outage, not this one's.
                 List<Write> its = all.stream().filter(w -> w.target().equals(server) && w.answered() >= from
-                        && w.started() < to).toList();
+                        && w.answered() < to).toList();
                 long seen = its.stream().mapToLong(w -> w.answered() - w.started()).max().orElse(0);
                 long errors = its.stream().filter(w -> !w.success()).count();
                 Optional<Long> logged = loggedOutage(server, wallTimes.get(e),
