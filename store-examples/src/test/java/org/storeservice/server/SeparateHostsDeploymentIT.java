@@ -221,10 +221,17 @@ class SeparateHostsDeploymentIT {
                         logged.map(String::valueOf).orElse("none"), errors, notReady);
                 assertTrue(errors <= 1, events.get(e) + ": " + server + " answered " + errors + " writes without Success");
                 if (TimeUnit.NANOSECONDS.toMillis(seen) > 1_000) {
+                    // A server's outage is the longest any of its writes waited, those HAProxy sent it among them.
+                    // Which server HAProxy chose for a write the test does not know, so its own writers bound the
+                    // logged outage from below, and they with the writers through HAProxy from above.
+                    long seenMillis = TimeUnit.NANOSECONDS.toMillis(seen);
+                    long balancedMillis = TimeUnit.NANOSECONDS.toMillis(all.stream().filter(w -> w.target().equals("lb")
+                            && w.answered() >= from && w.answered() < to).mapToLong(w -> w.answered() - w.started())
+                            .max().orElse(0));
                     assertTrue(logged.isPresent(), server + " logged no outage for " + events.get(e));
-                    assertTrue(Math.abs(logged.get() - TimeUnit.NANOSECONDS.toMillis(seen)) <= 1_000, server
-                            + " logged an outage of " + logged.get() + " ms; its clients waited "
-                            + TimeUnit.NANOSECONDS.toMillis(seen) + " ms");
+                    assertTrue(logged.get() >= seenMillis - 1_000 && logged.get() <= Math.max(seenMillis,
+                            balancedMillis) + 1_000, server + " logged an outage of " + logged.get() + " ms; its clients"
+                            + " waited " + seenMillis + " ms, those through HAProxy " + balancedMillis + " ms");
                 }
                 if (TimeUnit.NANOSECONDS.toMillis(seen) > 3_000) { // a probe takes up to its 2 s time-out
                     assertTrue(notReady, server + " never answered 503 on readiness while its writes waited");
