@@ -3,12 +3,10 @@ package org.storeservice.jdbc.sqlite;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.StorageException;
@@ -26,15 +24,14 @@ import org.storeservice.jdbc.internal.WriteRequest;
  * read into memory only when its statement is bound, one value at a time) and wait, or ({@link #writeAsync}) take a future
  * and wait for nothing. The thread takes every write pending at that moment (up to {@link WriteQueue#MAX_BATCH}), runs
  * them in one transaction and commits once (group commit: one fsync for the whole batch with synchronous=FULL),
- * then answers each caller: completing a future runs its dependents there (the server's answer to an
- * asynchronous caller). So durable writes per second grow with
- * the number of concurrent writers.
+ * then has each caller answered: completing a future runs its dependents (the server's answer to an asynchronous
+ * caller). So durable writes per second grow with the number of concurrent writers.
  *
- * <p>The callers of a committed batch of more than one write are answered by a second thread, so that the
- * writer starts on the next batch at once: waking 64 waiting callers took about as long as committing their
- * batch (a system call each, and on a busy machine the woken callers take the CPU from whoever woke them),
- * which cut the batched rate by a third. An asynchronous caller's answer (encoding the response, handing it to the
- * socket) runs there too, beside the next commit.
+ * <p>The callers of a committed batch are answered by {@link AnswerThreads}, so that the writer starts on the next
+ * batch at once: waking 64 waiting callers took about as long as committing their batch (a system call each, and on
+ * a busy machine the woken callers take the CPU from whoever woke them), which cut the batched rate by a third. An
+ * asynchronous caller's answer (encoding the response, handing it to the socket) runs there too, beside the next
+ * commit, spread over several threads by key.
  *
  * <p>If anything in a batch fails, the batch is rolled back and each of its writes is retried in a
  * transaction of its own, so one bad write fails alone and never takes its neighbours with it. The transactions
@@ -48,22 +45,22 @@ final class GroupCommitWriter extends QueuedWritePath {
 
     private final WriteTransactions transactions; // used by the writer thread only after construction
     /** Large values taken from the queue and not yet committed, oldest first; the writer thread's only. */
-    private final java.util.ArrayDeque<Pending> largeValues = new java.util.ArrayDeque<>();
-    /** Answers the callers of committed batches, in commit order (see the class description). */
-    private final ExecutorService answerer;
+    private final ArrayDeque<Pending> largeValues = new ArrayDeque<>();
+    /** Answers the callers of committed batches, each key's in commit order (see the class description). */
+    private final AnswerThreads answers;
     private volatile long commits; // written by the writer thread only
-    /** Completed once the writer thread has ended and the answerer has given every answer handed to it. */
+    /** Completed once the writer thread has ended and the answering threads have given every answer handed to them. */
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
-    /** A writer that owns {@code connection} and runs each write through {@code rows}. */
-    GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows) throws SQLException {
+    /**
+     * A writer that owns {@code connection}, runs each write through {@code rows} and answers on
+     * {@code answeringThreads} threads.
+     */
+    GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows,
+            int answeringThreads) throws SQLException {
         super(new WriteQueue(WriteQueue.CAPACITY, 1, STOPPED));
         this.transactions = new WriteTransactions(connection, sql, rows);
-        this.answerer = Executors.newSingleThreadExecutor(task -> {
-            Thread answering = new Thread(task, "store-answers-" + name);
-            answering.setDaemon(true);
-            return answering;
-        });
+        this.answers = new AnswerThreads(name, answeringThreads);
         Thread thread = new Thread(this::run, "store-writer-" + name);
         thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
         thread.start();
@@ -82,13 +79,7 @@ final class GroupCommitWriter extends QueuedWritePath {
                 }
             }
             transactions.close();
-            // The answerer runs its tasks in order: this one comes after every answer handed to it.
-            try {
-                answerer.execute(() -> finished.complete(null));
-                answerer.shutdown();
-            } catch (RejectedExecutionException e) {
-                finished.complete(null);
-            }
+            answers.close().whenComplete((done, failure) -> finished.complete(null));
         }
     }
 
@@ -130,7 +121,7 @@ final class GroupCommitWriter extends QueuedWritePath {
         }
         try {
             List<Boolean> results = inTransaction(batch);
-            answer(List.copyOf(batch), results); // a copy: run() reuses the batch list
+            answers.answer(List.copyOf(batch), results, queue.size() == 0); // a copy: run() reuses the batch list
             return;
         } catch (Throwable t) {
             // An Error too (an OutOfMemoryError binding a large value): inTransaction rolled back, so the
@@ -153,7 +144,7 @@ final class GroupCommitWriter extends QueuedWritePath {
                 continue;
             }
             try {
-                pending.result().complete(inTransaction(List.of(pending)).get(0));
+                answers.answer(List.of(pending), inTransaction(List.of(pending)), queue.size() == 0);
             } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
                 fail(pending, t);
                 busy = WriteTransactions.isBusy(t) ? t : null;
@@ -170,23 +161,6 @@ final class GroupCommitWriter extends QueuedWritePath {
         List<Boolean> results = transactions.commit(groups);
         commits++;
         return results;
-    }
-
-    private void answer(List<Pending> committed, List<Boolean> results) {
-        Runnable answering = () -> {
-            for (int i = 0; i < committed.size(); i++) {
-                committed.get(i).result().complete(results.get(i));
-            }
-        };
-        if (committed.size() == 1) {
-            answering.run(); // handing a lone write over would cost the same wake-up, and one more
-            return;
-        }
-        try {
-            answerer.execute(answering);
-        } catch (RejectedExecutionException e) {
-            answering.run(); // not after close(), which stops the answerer only once this thread has ended
-        }
     }
 
     private void fail(Pending pending, Throwable cause) {

@@ -36,7 +36,7 @@ public final class SqliteEngine {
             writer = SqliteWriterConnection.open(config);
             SchemaVersion.ensure(writer, dialect, table);
             GroupCommitWriter writePath = new GroupCommitWriter(writer, sql, path.getFileName().toString(),
-                    (statement, request) -> Rows.write(statement, request, dialect));
+                    (statement, request) -> Rows.write(statement, request, dialect), AnswerThreads.defaultCount());
             SqliteReaders readers = new SqliteReaders(SqliteWriterConnection.url(config), config.busyTimeoutMillis(), 4);
             return new Engine(dialect, sql, writePath, readers, config.maxValueBytes(), config.spoolDirectory(),
                     SpoolMemory.defaultBytes(),

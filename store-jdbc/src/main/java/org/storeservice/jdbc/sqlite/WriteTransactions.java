@@ -35,6 +35,12 @@ final class WriteTransactions implements AutoCloseable {
     private PreparedStatement upsert;
     private PreparedStatement insertIfAbsent;
     private PreparedStatement delete;
+    /**
+     * BEGIN and COMMIT prepared once: run as plain statements, SQLite parsed and freed them in every transaction, about
+     * 8 % of the writer thread's CPU at the batches of 64 connections (BENCHMARKS.md, twenty-second round).
+     */
+    private PreparedStatement begin;
+    private PreparedStatement commit;
 
     WriteTransactions(Connection connection, Sql sql, RowWriter rows) throws SQLException {
         this.connection = connection;
@@ -54,26 +60,29 @@ final class WriteTransactions implements AutoCloseable {
      * @return for each group, whether every one of its writes wrote a row
      */
     List<Boolean> commit(List<List<WriteRequest>> groups) throws SQLException {
-        try (Statement control = connection.createStatement()) {
+        try {
             // IMMEDIATE takes the write lock up front; another process holding it is waited for (busy_timeout).
-            control.execute("BEGIN IMMEDIATE");
-            try {
-                List<Boolean> results = new ArrayList<>(groups.size());
-                for (List<WriteRequest> group : groups) {
-                    boolean written = true;
-                    for (WriteRequest request : group) {
-                        written &= execute(request);
-                    }
-                    results.add(written);
+            begin.execute();
+        } catch (SQLException e) {
+            resetStatements(e); // nothing began: nothing to roll back
+            throw e;
+        }
+        try {
+            List<Boolean> results = new ArrayList<>(groups.size());
+            for (List<WriteRequest> group : groups) {
+                boolean written = true;
+                for (WriteRequest request : group) {
+                    written &= execute(request);
                 }
-                control.execute("COMMIT");
-                return results;
-            } catch (Throwable t) {
-                // An Error too: a transaction left open would fail every later BEGIN until a restart.
-                rollback(control, t);
-                resetStatements(t);
-                throw t;
+                results.add(written);
             }
+            commit.execute();
+            return results;
+        } catch (Throwable t) {
+            // An Error too: a transaction left open would fail every later BEGIN until a restart.
+            rollback(t);
+            resetStatements(t);
+            throw t;
         }
     }
 
@@ -84,8 +93,8 @@ final class WriteTransactions implements AutoCloseable {
         return rows.write(request.policy() == OverwritePolicy.REJECT ? insertIfAbsent : upsert, request);
     }
 
-    private static void rollback(Statement control, Throwable cause) {
-        try {
+    private void rollback(Throwable cause) {
+        try (Statement control = connection.createStatement()) {
             control.execute("ROLLBACK");
         } catch (SQLException e) {
             // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL); nothing more to undo.
@@ -97,6 +106,8 @@ final class WriteTransactions implements AutoCloseable {
         upsert = connection.prepareStatement(sql.upsert);
         insertIfAbsent = connection.prepareStatement(sql.insertIfAbsent);
         delete = connection.prepareStatement(sql.delete);
+        begin = connection.prepareStatement("BEGIN IMMEDIATE");
+        commit = connection.prepareStatement("COMMIT");
     }
 
     /**
@@ -104,7 +115,7 @@ final class WriteTransactions implements AutoCloseable {
      * executing"), so after any failure the writer prepares fresh ones.
      */
     private void resetStatements(Throwable cause) {
-        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent, delete}) {
+        for (PreparedStatement statement : new PreparedStatement[] {upsert, insertIfAbsent, delete, begin, commit}) {
             try {
                 statement.close();
             } catch (SQLException e) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -88,11 +89,16 @@ class GroupCommitWriterTest {
         return writer(connection, rows, "test");
     }
 
-    /** A writer whose threads are named after {@code name}: store-writer-NAME and store-answers-NAME. */
+    /** A writer whose threads are named after {@code name}: store-writer-NAME and store-answers-NAME-0 and -1. */
     private GroupCommitWriter writer(Connection connection, WriteTransactions.RowWriter rows, String name)
             throws SQLException {
+        return writer(connection, rows, name, 2);
+    }
+
+    private GroupCommitWriter writer(Connection connection, WriteTransactions.RowWriter rows, String name,
+            int answeringThreads) throws SQLException {
         GroupCommitWriter writer = new GroupCommitWriter(connection, new Sql(TableName.parse(TableName.DEFAULT)),
-                name, rows);
+                name, rows, answeringThreads);
         opened.add(writer);
         return writer;
     }
@@ -260,9 +266,9 @@ class GroupCommitWriterTest {
             assertTrue(held.get());
             // Their last step (the answerer's shutdown, the thread's exit) may still be running as close() returns;
             // they end without anything else to do, or the hang guard fails the test.
-            Set<String> names = Set.of("store-writer-closing", "store-answers-closing");
-            while (Thread.getAllStackTraces().keySet().stream()
-                    .anyMatch(thread -> thread.isAlive() && names.contains(thread.getName()))) {
+            while (Thread.getAllStackTraces().keySet().stream().anyMatch(thread -> thread.isAlive()
+                    && (thread.getName().equals("store-writer-closing")
+                            || thread.getName().startsWith("store-answers-closing-")))) {
                 Thread.sleep(5);
             }
             StorageException closed = assertThrows(StorageException.class, () -> writer.write(text("late", "v")));
@@ -476,7 +482,8 @@ class GroupCommitWriterTest {
             gate.release.countDown();
             // Awaited before any join(): a thread that joins a completed future may run its dependents itself.
             allAnswered.await();
-            assertEquals(Set.of("store-answers-test"), completedOn, "answered by the writer's answering thread");
+            assertEquals(Set.of("store-answers-test-0", "store-answers-test-1"), completedOn,
+                    "answered by the writer's answering threads, both of them (20 keys)");
             assertTrue(held.join());
             for (CompletableFuture<Boolean> result : queued) {
                 assertTrue(result.join());
@@ -484,6 +491,45 @@ class GroupCommitWriterTest {
             assertEquals(2, writer.commits(), "the held write, then the 20 queued writes as one batch");
             JdbcStorage reader = reader();
             assertEquals("v19", reader.get("async19").orElseThrow().text());
+        });
+    }
+
+    /** Answers are spread over the answering threads by key, and each key's answers keep its commit order. */
+    @Test
+    void eachKeysAnswersKeepTheirCommitOrderAcrossTheAnsweringThreads() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            GroupCommitWriter writer = writer(writerConnection(), gate, "order", 3);
+            CompletableFuture<Boolean> held = writer.writeAsync(text("held", "h"), Runnable::run);
+            gate.entered.await();
+            // Queued by one thread while the writer is held: the queue's order, in which the writer commits them
+            // (512 a batch), is the order of these calls; every answer comes from an answering thread.
+            Map<String, List<Integer>> answerOrder = new ConcurrentHashMap<>();
+            Set<String> answeredOn = ConcurrentHashMap.newKeySet();
+            List<CompletableFuture<Boolean>> answered = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                String key = "k" + (i % 24);
+                int sequence = i;
+                answered.add(writer.writeAsync(text(key, "v" + i), Runnable::run).thenApply(stored -> {
+                    answerOrder.computeIfAbsent(key, k -> Collections.synchronizedList(new ArrayList<>())).add(sequence);
+                    answeredOn.add(Thread.currentThread().getName());
+                    return stored;
+                }));
+            }
+            gate.release.countDown();
+            assertTrue(held.join());
+            for (CompletableFuture<Boolean> result : answered) {
+                assertTrue(result.join());
+            }
+            assertEquals(24, answerOrder.size());
+            answerOrder.forEach((key, order) -> {
+                List<Integer> committed = new ArrayList<>(order);
+                Collections.sort(committed);
+                assertEquals(committed, order, "answers of " + key + " in commit order");
+            });
+            assertEquals(Set.of("store-answers-order-0", "store-answers-order-1", "store-answers-order-2"), answeredOn,
+                    "24 keys spread over the three answering threads, nothing answered elsewhere");
+            assertEquals("v2999", reader().get("k23").orElseThrow().text());
         });
     }
 

@@ -1,0 +1,104 @@
+package org.storeservice.jdbc.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.storeservice.api.OverwritePolicy;
+import org.storeservice.api.storage.EntryKind;
+import org.storeservice.jdbc.internal.WriteQueue.Pending;
+import org.storeservice.jdbc.internal.WriteRequest;
+
+class AnswerThreadsTest {
+    private static final Duration HANG_GUARD = Duration.ofMinutes(1);
+
+    private static Pending write(String key) {
+        return new Pending(List.of(new WriteRequest(key, EntryKind.TEXT, "v", null, OverwritePolicy.REPLACE,
+                Instant.now())));
+    }
+
+    @Test
+    void aLoneWriteIsAnsweredOnTheCallingThreadWhenIdleAndItsThreadHasNothingLeft() {
+        AnswerThreads answers = new AnswerThreads("lone", 2);
+        Pending lone = write("k");
+        List<String> answeredOn = new ArrayList<>();
+        lone.result().thenRun(() -> answeredOn.add(Thread.currentThread().getName()));
+
+        answers.answer(List.of(lone), List.of(true), true);
+
+        assertEquals(List.of(Thread.currentThread().getName()), answeredOn);
+        answers.close().join();
+    }
+
+    @Test
+    void aLoneWriteIsHandedOverWhileWritesWaitForTheWriter() {
+        AnswerThreads answers = new AnswerThreads("busy", 1);
+        Pending lone = write("k");
+        List<String> answeredOn = Collections.synchronizedList(new ArrayList<>());
+        lone.result().thenRun(() -> answeredOn.add(Thread.currentThread().getName()));
+
+        answers.answer(List.of(lone), List.of(true), false);
+
+        answers.close().join();
+        assertEquals(List.of("store-answers-busy-0"), answeredOn);
+    }
+
+    /** A lone write of a key whose earlier answers are still being given waits behind them: a key's order holds. */
+    @Test
+    void aLoneWriteWaitsBehindTheAnswersHandedOverBeforeIt() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            AnswerThreads answers = new AnswerThreads("behind", 1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            Pending first = write("k");
+            first.result().thenRun(() -> {
+                try {
+                    release.await(); // holds the answering thread inside the first batch
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                order.add("first");
+            });
+            Pending second = write("other");
+            answers.answer(List.of(first, second), List.of(true, true), true);
+            Pending lone = write("k");
+            lone.result().thenRun(() -> order.add("lone"));
+
+            answers.answer(List.of(lone), List.of(true), true);
+
+            assertFalse(lone.result().isDone(), "not answered ahead of the batch still being answered");
+            release.countDown();
+            answers.close().join();
+            assertEquals(List.of("first", "lone"), order);
+            assertTrue(second.result().join());
+        });
+    }
+
+    @Test
+    void answersHandedOverAfterCloseAreGivenOnTheCallingThread() {
+        AnswerThreads answers = new AnswerThreads("closed", 2);
+        answers.close().join();
+        Pending a = write("a");
+        Pending b = write("b");
+
+        answers.answer(List.of(a, b), List.of(true, false), true);
+
+        assertTrue(a.result().join());
+        assertFalse(b.result().join());
+    }
+
+    @Test
+    void refusesACountOutsideOneToSixtyFour() {
+        assertThrows(IllegalArgumentException.class, () -> new AnswerThreads("none", 0));
+        assertThrows(IllegalArgumentException.class, () -> new AnswerThreads("many", 65));
+    }
+}
