@@ -59,7 +59,8 @@ db_ticks() {
 }
 for clients in $small_clients; do
   t0=$(db_ticks)
-  out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$secs" -f "$dir/batch.sql" 2>&1)
+  out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$secs" -f "$dir/batch.sql" 2>&1) || { echo "$out" >&2; exit 1; }
+  sleep 1 # pgbench's backends are reaped, and counted in the postmaster's, once they have exited
   t1=$(db_ticks)
   tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
   awk -v c="$clients" -v t="$tps" -v r="$rows" -v s="$secs" -v d=$((t1 - t0)) -v hz="$hz" 'BEGIN {

@@ -19,7 +19,8 @@
 # Each thread's CPU comes from `jcmd PID Thread.print` (its cpu= field, by the thread's full name) before and after
 # the measured run. Writes per commit: SQLite, perf's count of the server's fsync and fdatasync calls over the same
 # run (one per commit with WAL and synchronous=FULL, and a few for checkpoints, so it errs low); PostgreSQL, the
-# database's xact_commit over the run (the commit-row pruner's and readiness probes' few included: errs low too).
+# commit rows the batches wrote during the run (store_commits' created_at between the run's start and end, by the
+# database's clock: one per batch). The PostgreSQL database and host are the PG* defaults below, not the URL's.
 set -euo pipefail
 
 [ $# -ge 1 ] || { sed -n '2,22p' "$0"; exit 2; }
@@ -28,7 +29,6 @@ port=${PORT:-18150}; warmup=${WARMUP:-15}; threads=${THREADS:-2}; JAVA=${JAVA:-j
 load=${PEERS_LOAD:-../shared/bench/peers/load}
 url="http://127.0.0.1:$port/API/Store.asmx"
 data=/tmp/bench-data/write-path-cpu
-bench_cp="store-bench/target/store-bench-0.1.0-SNAPSHOT.jar:$(cat store-bench/target/classpath.txt)"
 command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; exit 2; }
 [ -r "$load/ws11.lua" ] || { echo "no $load/ws11.lua (set PEERS_LOAD)" >&2; exit 2; }
 work=$(mktemp -d)
@@ -71,25 +71,27 @@ db_ticks() {
   for p in $(pgrep -x postgres); do t=$(cat "/proc/$p/stat" 2>/dev/null) || continue; t=${t##*) }; set -- $t; total=$((total + ${12} + ${13} + ${14} + ${15})); done
   echo "$total"
 }
-xact_commits() { psql -Atc "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"; }
+db_now() { psql -Atc "SELECT now()"; }
 if [ "$engine" = sqlite ]; then
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
   perf stat -x, -o "$work/perf.txt" -e syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync -p $server &
   perf=$!
   sleep 0.3
 else
-  sleep 1 # pg_stat_database lags its backends by up to PGSTAT_MIN_INTERVAL (1 s)
-  commits0=$(xact_commits); db0=$(db_ticks)
+  from=$(db_now); db0=$(db_ticks)
 fi
 thread_cpu > "$work/cpu0"
 run_wrk "$secs" > "$work/wrk.txt"
 thread_cpu > "$work/cpu1"
 if [ "$engine" = sqlite ]; then
-  kill -INT $perf; wait $perf || true
+  kill -INT $perf 2>/dev/null || true; wait $perf || true
+  [ -s "$work/perf.txt" ] || { echo "perf counted nothing (perf stat -e syscalls:... must work here)" >&2; exit 1; }
   commits=$(awk -F, '/syscalls:sys_enter_f(data)?sync/ { n += $1 } END { print n + 0 }' "$work/perf.txt")
   unit=fsyncs
 else
-  db1=$(db_ticks); sleep 1; commits=$(( $(xact_commits) - commits0 )); unit=commits
+  db1=$(db_ticks); to=$(db_now)
+  commits=$(psql -Atc "SELECT count(*) FROM store_commits WHERE created_at >= '$from' AND created_at < '$to'")
+  unit="commit rows"
 fi
 
 writes=$(sed -n 's/.*RESULT.* requests=\([0-9]*\).*/\1/p' "$work/wrk.txt")
@@ -102,6 +104,7 @@ printf 'ws11, %d connections, %d s measured after %d s: %s writes (%s/s, %s erro
   "$conns" "$secs" "$warmup" "$writes" "$(awk -v w="$writes" -v s="$secs" 'BEGIN { printf "%.0f", w / s }')" \
   "${errors:-0}" "$commits" "$unit" "$(awk -v w="$writes" -v f="$commits" 'BEGIN { printf "%.1f", w / f }')"
 if [ "$engine" = sqlite ]; then
+  bench_cp="store-bench/target/store-bench-0.1.0-SNAPSHOT.jar:$(cat store-bench/target/classpath.txt)"
   "$JAVA" -cp "$bench_cp" org.storeservice.bench.SqliteBatchCeiling --value text40 --keys 1000 --synchronous FULL \
     --batches "$batch" --seconds "${CEILING_SECONDS:-5}" --dir "$data/ceiling" > "$work/ceiling.txt"
   ceiling=$(sed -n 's/^| storage | FULL | \([0-9,]*\), \([0-9.]*\) µs |$/\1 \2/p' "$work/ceiling.txt")

@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
 import org.storeservice.jdbc.internal.WriteQueue.Pending;
 
 /**
@@ -14,7 +16,9 @@ import org.storeservice.jdbc.internal.WriteQueue.Pending;
  * response, writing it to the socket), about as much CPU per write as SQLite's commit of it; with one answering
  * thread that thread, not SQLite, capped the durable rate on many cores (issue 47). So there are several, and the
  * writes of a key are always answered by the same one, in the order they were handed to it: a key's answers keep
- * their commit order. (An item of several writes, a {@code writeAll}, goes with its first key.)
+ * their commit order. Only a lone write may be answered by the writer itself, and only once its key's thread has
+ * answered all it was given. (An item of several writes, a {@code writeAll}, goes with its first key: its order is
+ * kept with that key's writes only.)
  *
  * <p>Used by the writer thread only, except {@link #close}, which it calls as it ends.
  */
@@ -53,31 +57,42 @@ final class AnswerThreads {
      * it is handed over like the others: its answer costs about as much CPU as its commit, time the next batch waits.
      */
     void answer(List<Pending> committed, List<Boolean> results, boolean writerIdle) {
-        if (writerIdle && committed.size() == 1) {
-            int thread = threadOf(committed.get(0));
-            if (backlog[thread].get() == 0) {
-                committed.get(0).result().complete(results.get(0));
-                return;
-            }
+        give(committed, i -> committed.get(i).result().complete(results.get(i)), writerIdle);
+    }
+
+    /**
+     * Fails each of {@code failed}'s futures with {@code failure} of {@code cause} (a new exception each), the way
+     * {@link #answer} gives answers, so that a key's failure comes after its earlier answers.
+     */
+    void fail(List<Pending> failed, Function<Throwable, ? extends Throwable> failure, Throwable cause,
+            boolean writerIdle) {
+        give(failed, i -> failed.get(i).result().completeExceptionally(failure.apply(cause)), writerIdle);
+    }
+
+    /** Runs {@code answerOne} for each index of {@code writes} on the thread of that write's key (see above). */
+    private void give(List<Pending> writes, IntConsumer answerOne, boolean writerIdle) {
+        if (writerIdle && writes.size() == 1 && backlog[threadOf(writes.get(0))].get() == 0) {
+            answerOne.accept(0);
+            return;
         }
-        int[] threadOf = new int[committed.size()];
+        int[] threadOf = new int[writes.size()];
         long handed = 0; // a bit per thread with writes in this batch
         for (int i = 0; i < threadOf.length; i++) {
-            threadOf[i] = threadOf(committed.get(i));
+            threadOf[i] = threadOf(writes.get(i));
             handed |= 1L << threadOf[i];
         }
         for (int thread = 0; thread < threads.length; thread++) {
             if ((handed & (1L << thread)) != 0) {
-                handOver(thread, committed, results, threadOf);
+                handOver(thread, threadOf, answerOne);
             }
         }
     }
 
-    private void handOver(int thread, List<Pending> committed, List<Boolean> results, int[] threadOf) {
+    private void handOver(int thread, int[] threadOf, IntConsumer answerOne) {
         Runnable answering = () -> {
             for (int i = 0; i < threadOf.length; i++) {
                 if (threadOf[i] == thread) {
-                    committed.get(i).result().complete(results.get(i));
+                    answerOne.accept(i);
                 }
             }
         };
@@ -90,9 +105,11 @@ final class AnswerThreads {
                     backlog[thread].decrementAndGet();
                 }
             });
-        } catch (RejectedExecutionException e) {
+        } catch (RuntimeException | Error e) {
+            // Rejected after close(), which the writer calls only once it has answered its last batch, or the
+            // thread could not be started: the answers are given here rather than never.
             backlog[thread].decrementAndGet();
-            answering.run(); // not after close(), which the writer calls only once it has answered its last batch
+            answering.run();
         }
     }
 

@@ -70,16 +70,20 @@ final class GroupCommitWriter extends QueuedWritePath {
         try {
             queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::fail, log);
         } finally {
-            // Large values taken before the queue closed: committed (or failed) before the connection closes.
-            for (Pending pending; (pending = largeValues.poll()) != null; ) {
-                try {
-                    commitTogether(List.of(pending));
-                } catch (RuntimeException | Error e) {
-                    fail(pending, e);
+            try {
+                // Large values taken before the queue closed: committed (or failed) before the connection closes.
+                for (Pending pending; (pending = largeValues.poll()) != null; ) {
+                    try {
+                        commitTogether(List.of(pending));
+                    } catch (RuntimeException | Error e) {
+                        fail(pending, e);
+                    }
                 }
+                transactions.close();
+            } finally {
+                // Even after an Error above: close() waits for this.
+                answers.close().whenComplete((done, failure) -> finished.complete(null));
             }
-            transactions.close();
-            answers.close().whenComplete((done, failure) -> finished.complete(null));
         }
     }
 
@@ -114,42 +118,62 @@ final class GroupCommitWriter extends QueuedWritePath {
         return false;
     }
 
-    /** Commits {@code batch} in one transaction, or, if that fails, each write on its own; answers every one. */
+    /**
+     * Commits {@code batch} in one transaction, or, if that fails, each write on its own; has every one answered. A
+     * committed write is answered outside the {@code catch}: whatever answering throws must not make a committed
+     * write look failed, and be committed again.
+     */
     private void commitTogether(List<Pending> batch) {
         if (batch.isEmpty()) {
             return;
         }
+        List<Pending> writes = List.copyOf(batch); // a copy: run() reuses the batch list, and the answers outlive it
+        List<Boolean> results;
         try {
-            List<Boolean> results = inTransaction(batch);
-            answers.answer(List.copyOf(batch), results, queue.size() == 0); // a copy: run() reuses the batch list
-            return;
+            results = inTransaction(writes);
         } catch (Throwable t) {
             // An Error too (an OutOfMemoryError binding a large value): inTransaction rolled back, so the
             // writes can be retried, and the one that fails again fails alone.
             if (t instanceof Error) {
-                log.error("Batch of {} writes failed", batch.size(), t);
+                log.error("Batch of {} writes failed", writes.size(), t);
             }
             // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
             // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
-            if (batch.size() == 1 || WriteTransactions.isBusy(t)) {
-                batch.forEach(p -> fail(p, t));
+            if (writes.size() == 1 || WriteTransactions.isBusy(t)) {
+                answers.fail(writes, this::failure, t, idle());
                 return;
             }
-            log.debug("Batch of {} writes failed; retrying each on its own", batch.size(), t);
+            log.debug("Batch of {} writes failed; retrying each on its own", writes.size(), t);
+            retryEach(writes);
+            return;
         }
-        Throwable busy = null;
-        for (Pending pending : batch) {
-            if (busy != null) {
-                fail(pending, busy); // the lock was taken during the retries: same reason as above
+        answers.answer(writes, results, idle());
+    }
+
+    /** Commits each of {@code writes} in a transaction of its own, so that only a bad one fails. */
+    private void retryEach(List<Pending> writes) {
+        for (int i = 0; i < writes.size(); i++) {
+            List<Pending> write = List.of(writes.get(i));
+            boolean last = i == writes.size() - 1;
+            List<Boolean> result;
+            try {
+                result = inTransaction(write);
+            } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
+                if (WriteTransactions.isBusy(t)) {
+                    // The lock was taken during the retries: this write and the rest fail for the same reason.
+                    answers.fail(writes.subList(i, writes.size()), this::failure, t, idle());
+                    return;
+                }
+                answers.fail(write, this::failure, t, idle() && last);
                 continue;
             }
-            try {
-                answers.answer(List.of(pending), inTransaction(List.of(pending)), queue.size() == 0);
-            } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
-                fail(pending, t);
-                busy = WriteTransactions.isBusy(t) ? t : null;
-            }
+            answers.answer(write, result, idle() && last);
         }
+    }
+
+    /** Whether no write waits for the writer: then it may answer a lone write itself (see {@link AnswerThreads}). */
+    private boolean idle() {
+        return queue.size() == 0 && largeValues.isEmpty();
     }
 
     /** Commits the batch in one transaction (see {@link WriteTransactions#commit}); counts the commit. */
@@ -163,9 +187,13 @@ final class GroupCommitWriter extends QueuedWritePath {
         return results;
     }
 
+    /** Fails {@code pending} here, on the writer: for what {@link WriteQueue#consume} did not foresee. */
     private void fail(Pending pending, Throwable cause) {
-        pending.result().completeExceptionally(
-                new StorageException("Write to SQLite failed: " + cause.getMessage(), cause));
+        pending.result().completeExceptionally(failure(cause));
+    }
+
+    private StorageException failure(Throwable cause) {
+        return new StorageException("Write to SQLite failed: " + cause.getMessage(), cause);
     }
 
     /** Throws if the writer thread has stopped: a write would fail. */

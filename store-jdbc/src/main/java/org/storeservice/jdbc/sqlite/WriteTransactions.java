@@ -64,7 +64,10 @@ final class WriteTransactions implements AutoCloseable {
             // IMMEDIATE takes the write lock up front; another process holding it is waited for (busy_timeout).
             begin.execute();
         } catch (SQLException e) {
-            resetStatements(e); // nothing began: nothing to roll back
+            if (!isBusy(e)) {
+                rollback(e); // in case a transaction was left open (a failed ROLLBACK): BEGIN would fail for ever
+            }
+            resetStatements(e);
             throw e;
         }
         try {

@@ -73,10 +73,13 @@ class AnswerThreadsTest {
             Pending lone = write("k");
             lone.result().thenRun(() -> order.add("lone"));
 
-            answers.answer(List.of(lone), List.of(true), true);
+            try {
+                answers.answer(List.of(lone), List.of(true), true);
 
-            assertFalse(lone.result().isDone(), "not answered ahead of the batch still being answered");
-            release.countDown();
+                assertFalse(lone.result().isDone(), "not answered ahead of the batch still being answered");
+            } finally {
+                release.countDown();
+            }
             answers.close().join();
             assertEquals(List.of("first", "lone"), order);
             assertTrue(second.result().join());
@@ -89,11 +92,52 @@ class AnswerThreadsTest {
         answers.close().join();
         Pending a = write("a");
         Pending b = write("b");
+        List<String> answeredOn = Collections.synchronizedList(new ArrayList<>());
+        a.result().thenRun(() -> answeredOn.add(Thread.currentThread().getName()));
+        b.result().thenRun(() -> answeredOn.add(Thread.currentThread().getName()));
 
         answers.answer(List.of(a, b), List.of(true, false), true);
 
         assertTrue(a.result().join());
         assertFalse(b.result().join());
+        String caller = Thread.currentThread().getName();
+        assertEquals(List.of(caller, caller), answeredOn);
+    }
+
+    /** A failure is given like an answer: after the answers its key's thread was given before it. */
+    @Test
+    void aFailureWaitsBehindTheAnswersOfItsKeyAndEachGetsItsOwnException() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            AnswerThreads answers = new AnswerThreads("failing", 1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            Pending first = write("k");
+            first.result().thenRun(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                order.add("first");
+            });
+            answers.answer(List.of(first, write("other")), List.of(true, true), true);
+            Pending failedK = write("k");
+            Pending failedJ = write("j");
+            failedK.result().whenComplete((stored, failure) -> order.add("failed"));
+            IllegalStateException cause = new IllegalStateException("disk");
+            try {
+                answers.fail(List.of(failedK, failedJ), RuntimeException::new, cause, true);
+
+                assertFalse(failedK.result().isDone(), "not failed ahead of the answer still being given");
+            } finally {
+                release.countDown();
+            }
+            answers.close().join();
+            assertEquals(List.of("first", "failed"), order);
+            Throwable k = failedK.result().handle((stored, failure) -> failure).join();
+            Throwable j = failedJ.result().handle((stored, failure) -> failure).join();
+            assertTrue(k != j && k.getCause() == cause && j.getCause() == cause, "one exception each, same cause");
+        });
     }
 
     @Test

@@ -494,6 +494,21 @@ class GroupCommitWriterTest {
         });
     }
 
+    /** With nothing else waiting, a lone write is answered by the writer itself: no wake-up of another thread. */
+    @Test
+    void aLoneWriteWithNothingWaitingIsAnsweredOnTheWriterThread() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            Gate gate = new Gate();
+            gate.holdKey = "lone";
+            GroupCommitWriter writer = writer(writerConnection(), gate, "lone");
+            CompletableFuture<Boolean> result = writer.writeAsync(text("lone", "v"), Runnable::run);
+            gate.entered.await(); // inside its transaction: the dependent below is attached before the answer
+            CompletableFuture<String> answeredOn = result.thenApply(stored -> Thread.currentThread().getName());
+            gate.release.countDown();
+            assertEquals("store-writer-lone", answeredOn.join());
+        });
+    }
+
     /** Answers are spread over the answering threads by key, and each key's answers keep its commit order. */
     @Test
     void eachKeysAnswersKeepTheirCommitOrderAcrossTheAnsweringThreads() {
