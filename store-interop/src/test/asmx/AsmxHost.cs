@@ -34,7 +34,14 @@ public sealed class AspNetDomain : MarshalByRefObject {
     public WireResponse Process(WireRequest request) {
         var worker = new Worker(request);
         HttpRuntime.ProcessRequest(worker);
-        worker.Ended.WaitOne();
+        // Mono's HttpRuntime swallows a failure of the application's start (an assembly the configuration names and
+        // the machine lacks) and never ends the request: answer that, rather than hold the caller for ever.
+        if (!worker.Ended.WaitOne(TimeSpan.FromSeconds(60))) {
+            return new WireResponse {
+                Status = 500, Reason = "Not Ended",
+                Body = Encoding.UTF8.GetBytes("ASP.NET did not end the request within 60 s; mono --trace=E:all shows why"),
+            };
+        }
         return worker.Response;
     }
 }

@@ -74,6 +74,8 @@ final class MonoAsmxService implements AutoCloseable {
                 if (wsdl.statusCode() == 200) {
                     return;
                 }
+                fail("the ASMX host answered its WSDL with " + wsdl.statusCode() + ":\n" + wsdl.body() + "\n"
+                        + Files.readString(log)); // an answer, not a start still under way: waiting changes nothing
             } catch (IOException e) {
                 process.waitFor(200, TimeUnit.MILLISECONDS); // not listening yet; polled, bounded by the deadline
             }
