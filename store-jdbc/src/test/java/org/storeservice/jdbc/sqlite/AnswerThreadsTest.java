@@ -26,6 +26,23 @@ class AnswerThreadsTest {
                 Instant.now())));
     }
 
+    /**
+     * A write of {@code key} whose answer holds the thread that gives it until {@code release}, then adds "first" to
+     * {@code order}.
+     */
+    private static Pending holdingItsThread(String key, CountDownLatch release, List<String> order) {
+        Pending write = write(key);
+        write.result().thenRun(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            order.add("first");
+        });
+        return write;
+    }
+
     @Test
     void aLoneWriteIsAnsweredOnTheCallingThreadWhenIdleAndItsThreadHasNothingLeft() {
         AnswerThreads answers = new AnswerThreads("lone", 2);
@@ -59,15 +76,7 @@ class AnswerThreadsTest {
             AnswerThreads answers = new AnswerThreads("behind", 1);
             CountDownLatch release = new CountDownLatch(1);
             List<String> order = Collections.synchronizedList(new ArrayList<>());
-            Pending first = write("k");
-            first.result().thenRun(() -> {
-                try {
-                    release.await(); // holds the answering thread inside the first batch
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                order.add("first");
-            });
+            Pending first = holdingItsThread("k", release, order);
             Pending second = write("other");
             answers.answer(List.of(first, second), List.of(true, true), true);
             Pending lone = write("k");
@@ -111,15 +120,7 @@ class AnswerThreadsTest {
             AnswerThreads answers = new AnswerThreads("failing", 1);
             CountDownLatch release = new CountDownLatch(1);
             List<String> order = Collections.synchronizedList(new ArrayList<>());
-            Pending first = write("k");
-            first.result().thenRun(() -> {
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                order.add("first");
-            });
+            Pending first = holdingItsThread("k", release, order);
             answers.answer(List.of(first, write("other")), List.of(true, true), true);
             Pending failedK = write("k");
             Pending failedJ = write("j");
