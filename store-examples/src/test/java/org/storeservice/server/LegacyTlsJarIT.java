@@ -100,7 +100,7 @@ class LegacyTlsJarIT {
                 keystore.toString()));
         args.addAll(List.of(options));
         ProcessBuilder command = ServerJar.command(args.toArray(String[]::new));
-        command.environment().put(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, PASSWORD);
+        command.environment().put(FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE, PASSWORD);
         return command.redirectOutput(dir.resolve(stderr.getFileName() + ".out").toFile())
                 .redirectError(stderr.toFile()).start();
     }

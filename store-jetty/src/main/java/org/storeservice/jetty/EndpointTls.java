@@ -48,7 +48,7 @@ final class EndpointTls extends SslContextFactory.Server {
     /** Jetty's choice of cipher suites followed by the legacy ones; set on start. */
     private String[] cipherSuites;
 
-    EndpointTls(ServerSettings settings) {
+    EndpointTls(FrontDoorSettings settings) {
         setKeyStorePath(settings.tlsKeystore.toString());
         setKeyStoreType("PKCS12");
         setKeyStorePassword(new String(settings.tlsKeystorePassword));
