@@ -53,6 +53,13 @@ final class FrontDoorOptions {
                     + " queued). Env: STORE_STOP_TIMEOUT.")
     Duration stopTimeout;
 
+    /** {@link StoreServer#DEFAULT_DRAIN_TIME}, likewise. */
+    @Option(names = "--drain-time", paramLabel = "SECONDS", defaultValue = "5", converter = Converters.SecondsOrZero.class,
+            description = "On stop, with a management port: answer readiness 503 while still serving for this long, so"
+                    + " that load balancers stop sending first (above their check interval times the failures they"
+                    + " need); 0 for none. Env: STORE_DRAIN_TIME.")
+    Duration drainTime;
+
     @Option(names = "--management-port", paramLabel = "N", converter = Converters.Port.class,
             description = "Serve /metrics (Prometheus), /health/live and /health/ready on this port; off unless given."
                     + " Env: STORE_MANAGEMENT_PORT.")
@@ -108,11 +115,12 @@ final class FrontDoorOptions {
     AddressRanges trustedProxies;
 
     /**
-     * Sets where and how the door listens (no file read): port, address, accept queue, time-outs, trusted senders,
+     * Sets where and how the door listens (no file read): port, address, accept queue, time-outs, drain, trusted senders,
      * the management port's address.
      */
     void listen(FrontDoorBuilder<?> builder) {
-        builder.port(port).host(host).acceptQueueSize(acceptQueue).idleTimeout(idleTimeout).stopTimeout(stopTimeout);
+        builder.port(port).host(host).acceptQueueSize(acceptQueue).idleTimeout(idleTimeout).stopTimeout(stopTimeout)
+                .drainTime(drainTime);
         if (trustedProxies != null) {
             builder.trustedProxies(trustedProxies);
         }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
@@ -78,13 +77,6 @@ final class ServeCommand implements Callable<Integer> {
                     + " to the address each client used; checked at start to describe this service. Env: STORE_WSDL.")
     Path wsdl;
 
-    /** {@link StoreServer#DEFAULT_DRAIN_TIME}, likewise. */
-    @Option(names = "--drain-time", paramLabel = "SECONDS", defaultValue = "5", converter = Converters.SecondsOrZero.class,
-            description = "On stop, with a management port: answer readiness 503 while still serving for this long, so"
-                    + " that load balancers stop sending first (above their check interval times the failures they"
-                    + " need); 0 for none. Env: STORE_DRAIN_TIME.")
-    Duration drainTime;
-
     private final ToolContext context;
     private final PrintStream out;
     private final AtomicReference<StoreServer> serving;
@@ -111,8 +103,7 @@ final class ServeCommand implements Callable<Integer> {
                 .storageUri(common.storageUri)
                 .namespace(namespace)
                 .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())
-                .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build())
-                .drainTime(drainTime);
+                .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build());
         frontDoor.listen(builder);
         return builder;
     }

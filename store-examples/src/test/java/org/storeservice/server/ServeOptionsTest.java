@@ -49,7 +49,7 @@ class ServeOptionsTest {
         assertEquals(512, options.maxKeyLength);
         assertEquals(StoreServer.DEFAULT_IDLE_TIMEOUT, options.frontDoor.idleTimeout);
         assertEquals(StoreServer.DEFAULT_STOP_TIMEOUT, options.frontDoor.stopTimeout);
-        assertEquals(StoreServer.DEFAULT_DRAIN_TIME, options.drainTime);
+        assertEquals(StoreServer.DEFAULT_DRAIN_TIME, options.frontDoor.drainTime);
         assertEquals(null, options.common.logLevel);
     }
 

@@ -143,6 +143,24 @@ public abstract class FrontDoorBuilder<B extends FrontDoorBuilder<B>> {
     }
 
     /**
+     * How long a stop first serves on while readiness answers 503 (the lame-duck phase), so that load balancers take
+     * the server (or proxy) out before it stops taking connections; default {@link StoreServer#DEFAULT_DRAIN_TIME}. Set it
+     * above the load balancer's check interval times the failures it needs to mark a server down. Only with a
+     * management port (without one nothing reads readiness, and the stop begins at once); {@code 0} for none.
+     *
+     * @param drainTime the drain time; {@code 0} for none
+     * @return this builder
+     */
+    public B drainTime(Duration drainTime) {
+        Objects.requireNonNull(drainTime, "drainTime");
+        if (drainTime.isNegative()) {
+            throw new IllegalArgumentException("drainTime must not be negative: " + drainTime);
+        }
+        settings.drainTime = drainTime;
+        return self();
+    }
+
+    /**
      * Serves HTTPS on {@link #port(int)}, with the key and certificate chain in a PKCS12 keystore. The
      * WSDL's addresses then say {@code https}. A plain HTTP port may be added beside it ({@link #httpPort}).
      * The keystore is read when the server starts.

@@ -18,6 +18,8 @@ public class FrontDoorSettings {
     Duration idleTimeout = StoreServer.DEFAULT_IDLE_TIMEOUT;
     Duration requestHeadersTimeout = StoreServer.DEFAULT_REQUEST_HEADERS_TIMEOUT;
     Duration stopTimeout = StoreServer.DEFAULT_STOP_TIMEOUT;
+    /** How long a stop serves on while readiness answers 503; only with a management port. */
+    Duration drainTime = StoreServer.DEFAULT_DRAIN_TIME;
     /** Null for plain HTTP. */
     Path tlsKeystore;
     char[] tlsKeystorePassword;
@@ -47,6 +49,7 @@ public class FrontDoorSettings {
         copy.idleTimeout = idleTimeout;
         copy.requestHeadersTimeout = requestHeadersTimeout;
         copy.stopTimeout = stopTimeout;
+        copy.drainTime = drainTime;
         copy.tlsKeystore = tlsKeystore;
         copy.tlsKeystorePassword = tlsKeystorePassword == null ? null : tlsKeystorePassword.clone();
         copy.tlsProtocols = tlsProtocols; // immutable lists
@@ -77,6 +80,14 @@ public class FrontDoorSettings {
     /** {@return how long a stop waits for requests in flight} */
     public final Duration stopTimeout() {
         return stopTimeout;
+    }
+
+    /**
+     * {@return how long a stop first serves on while readiness answers 503: the drain time asked for with a management
+     * port, else zero (nothing reads readiness)}
+     */
+    public final Duration drainTime() {
+        return managementPort < 0 ? Duration.ZERO : drainTime;
     }
 
     /** {@return the senders whose forwarded headers are taken, or {@code null} for none} */

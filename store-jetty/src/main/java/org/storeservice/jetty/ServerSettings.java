@@ -31,7 +31,6 @@ final class ServerSettings extends FrontDoorSettings {
     StoreLimits storeLimits = StoreLimits.defaults();
     OverwritePolicy overwritePolicy = OverwritePolicy.REPLACE;
     long minRequestDataRate = StoreHandler.DEFAULT_MIN_REQUEST_DATA_RATE;
-    Duration drainTime = StoreServer.DEFAULT_DRAIN_TIME;
     RequestLog.Writer accessLog;
     BasicUsers users;
     String realm = "Store";
@@ -51,7 +50,6 @@ final class ServerSettings extends FrontDoorSettings {
         copy.storeLimits = storeLimits;
         copy.overwritePolicy = overwritePolicy;
         copy.minRequestDataRate = minRequestDataRate;
-        copy.drainTime = drainTime;
         copy.accessLog = accessLog;
         copy.users = users;
         copy.realm = realm;

@@ -575,24 +575,6 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
-         * How long a stop first serves on while readiness answers 503 (the lame-duck phase), so that load balancers take
-         * the server out before it stops taking connections; default {@link StoreServer#DEFAULT_DRAIN_TIME}. Set it
-         * above the load balancer's check interval times the failures it needs to mark a server down. Only with a
-         * management port (without one nothing reads readiness, and the stop begins at once); {@code 0} for none.
-         *
-         * @param drainTime the drain time; {@code 0} for none
-         * @return this builder
-         */
-        public Builder drainTime(Duration drainTime) {
-            Objects.requireNonNull(drainTime, "drainTime");
-            if (drainTime.isNegative()) {
-                throw new IllegalArgumentException("drainTime must not be negative: " + drainTime);
-            }
-            settings.drainTime = drainTime;
-            return this;
-        }
-
-        /**
          * How long the readiness check waits for the storage's answer; default 2 s.
          *
          * @param readinessTimeout the time-out

@@ -10,12 +10,12 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.BodyMemoryBudget;
 import org.storeservice.codec.StoreCodec;
+import org.storeservice.jetty.DrainingHandler;
 import org.storeservice.jetty.EndpointConnectors;
 import org.storeservice.jetty.FrontDoorBuilder;
 import org.storeservice.jetty.FrontDoorSettings;
@@ -78,12 +78,14 @@ public final class ShadowProxy implements AutoCloseable {
     /** The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it. */
     static final int MAX_HEAD_BYTES = 64 * 1024;
 
-    private enum State { NEW, SERVING, STOPPING, STOPPED }
+    /** NEW, SERVING once started, DRAINING while readiness answers 503 and it serves on, STOPPING, STOPPED. */
+    private enum State { NEW, SERVING, DRAINING, STOPPING, STOPPED }
 
     private final Settings settings;
     private volatile State state = State.NEW;
     private Server server;
     private EndpointConnectors connectors;
+    private DrainingHandler draining;
     private Upstream primary;
     private Upstream shadow;
     private ShadowQueue queue;
@@ -167,7 +169,10 @@ public final class ShadowProxy implements AutoCloseable {
         http.setUriCompliance(UriCompliance.UNSAFE); // any path the client sends goes to the primary, to answer itself
         // Forwarded headers are passed on (ForwardedHeaders), not applied to the request.
         connectors = EndpointConnectors.add(jetty, settings.door, -1, http, false);
-        jetty.setHandler(new GracefulHandler(new ProxyHandler(exchanges)));
+        // Outermost: counts the requests in flight for the stop, and while it drains or stops serves each request and
+        // closes its connection, never 503 (as the server's own).
+        draining = new DrainingHandler(new ProxyHandler(exchanges));
+        jetty.setHandler(draining);
         return jetty;
     }
 
@@ -188,13 +193,23 @@ public final class ShadowProxy implements AutoCloseable {
     }
 
     /**
-     * Stops: no new connections; the requests in flight are answered (up to the stop timeout); the copies still queued
-     * get up to the stop timeout to reach the shadow, and those left are dropped, their keys listed; then the files are
+     * Stops gracefully, in stages, as {@code StoreServer} does. With a management port, readiness answers 503 at once
+     * while the proxy goes on taking connections and serving every request for the drain time
+     * ({@link Builder#drainTime}), each answer closing its connection, so that load balancers stop sending first. Then:
+     * no new connections; the requests in flight are answered (up to the stop timeout); the copies still queued get up
+     * to the stop timeout to reach the shadow, and those left are dropped, their keys listed; then the files are
      * closed. Harmless to call twice, or before {@link #start()}.
      *
      * @return {@code false} if requests in flight or queued copies were cut off (logged)
      */
     public boolean stop() {
+        if (drainFirst()) {
+            try {
+                Thread.sleep(settings.door.drainTime().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // stop now: the one who interrupted wants it over
+            }
+        }
         synchronized (this) {
             if (state == State.STOPPED || state == State.STOPPING) {
                 return true;
@@ -234,6 +249,18 @@ public final class ShadowProxy implements AutoCloseable {
         return clean;
     }
 
+    /** Starts the drain if the proxy serves and has one to make; {@code true} if the caller must wait it out. */
+    private synchronized boolean drainFirst() {
+        if (state != State.SERVING || settings.door.drainTime().isZero()) {
+            return false;
+        }
+        state = State.DRAINING;
+        draining.drain();
+        log.info("Draining: readiness answers 503; serving on for {}, each answer closing its connection",
+                settings.door.drainTime());
+        return true;
+    }
+
     /** Stops what was started and closes what was opened; after a failed start, or at the end of a stop. */
     private void abandon() {
         for (AutoCloseable part : new AutoCloseable[] {this::stopJetty, shadow, primary, this::stopManagement, reports}) {
@@ -270,7 +297,7 @@ public final class ShadowProxy implements AutoCloseable {
 
     /** The port it listens on: the one asked for, or the one the system chose for {@code 0}. */
     public synchronized int port() {
-        if (state != State.SERVING) {
+        if (state != State.SERVING && state != State.DRAINING) {
             throw new IllegalStateException("ShadowProxy is " + state.name().toLowerCase(Locale.ROOT) + ", not serving");
         }
         return connectors.endpoint().getLocalPort();
