@@ -138,6 +138,10 @@ final class FrontDoorOptions {
      */
     void tls(FrontDoorBuilder<?> builder, Map<String, String> environment) throws IOException {
         if (tlsKeystore != null) {
+            List<String> versions = tlsProtocols == null ? null : commaSeparated(tlsProtocols);
+            if (versions != null) {
+                builder.tlsProtocols(versions); // checks the names, and what they would leave out, before any file is read
+            }
             char[] password = keystorePassword(environment);
             try {
                 checkKeystore(tlsKeystore, password);
@@ -145,9 +149,7 @@ final class FrontDoorOptions {
             } finally {
                 Arrays.fill(password, '\0');
             }
-            if (tlsProtocols != null) {
-                List<String> versions = commaSeparated(tlsProtocols);
-                builder.tlsProtocols(versions); // checks the names first
+            if (versions != null) {
                 LegacyTlsProtocols.allow(versions);
             }
             if (tlsLegacyCipherSuites != null) {

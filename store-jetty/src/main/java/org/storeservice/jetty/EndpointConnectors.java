@@ -51,8 +51,10 @@ public record EndpointConnectors(ServerConnector endpoint, ServerConnector plain
         secure.setSniHostCheck(settings.tlsSniHostCheck);
         https.addCustomizer(secure);
         trustProxies(https, settings);
+        EndpointTls tls = new EndpointTls(settings);
         ServerConnector endpoint = add(jetty, settings, selectors, settings.port,
-                new SslConnectionFactory(new EndpointTls(settings), "http/1.1"), httpConnections(https));
+                new SslConnectionFactory(tls, "http/1.1"), httpConnections(https));
+        endpoint.addBean(new RefusedTlsHandshakes(tls::servedVersions, settings.tlsVersionRefusals, System::nanoTime));
         ServerConnector plain = null;
         if (settings.httpPort >= 0) {
             trustProxies(http, settings);

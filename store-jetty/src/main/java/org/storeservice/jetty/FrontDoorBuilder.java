@@ -177,8 +177,9 @@ public abstract class FrontDoorBuilder<B extends FrontDoorBuilder<B>> {
 
     /**
      * With {@link #tls}: the TLS versions served, of {@code TLSv1}, {@code TLSv1.1}, {@code TLSv1.2} and
-     * {@code TLSv1.3} (any case; {@code TLSv1.0} is taken for {@code TLSv1}). By default those the JDK enables,
-     * TLS 1.2 and 1.3.
+     * {@code TLSv1.3} (any case; {@code TLSv1.0} is taken for {@code TLSv1}), exactly those. By default those the JDK
+     * enables, TLS 1.2 and 1.3. A list of old versions alone is refused (it would turn TLS 1.2 and 1.3 off): name the
+     * modern ones to keep beside them. The versions served are logged at start.
      *
      * <p>TLS 1.0 and 1.1 are for clients that can do nothing newer, such as .NET Framework 4.0 to 4.5 on older
      * Windows. With either, the {@link StoreServer#DEFAULT_TLS_LEGACY_CIPHER_SUITES} are served too (unless
@@ -203,6 +204,12 @@ public abstract class FrontDoorBuilder<B extends FrontDoorBuilder<B>> {
         if (checked.isEmpty()) {
             throw new IllegalArgumentException("tlsProtocols needs at least one TLS version");
         }
+        if (!checked.contains("TLSv1.2") && !checked.contains("TLSv1.3")) {
+            // Named alone, the old versions would turn the modern ones off for every client: refused, not guessed.
+            throw new IllegalArgumentException("tlsProtocols " + String.join(",", checked) + " names only versions older"
+                    + " than TLS 1.2: TLSv1.2 and TLSv1.3 would be lost for every client of the port; name the ones to"
+                    + " keep too, e.g. " + String.join(",", checked) + ",TLSv1.2,TLSv1.3");
+        }
         settings.tlsProtocols = List.copyOf(checked);
         return self();
     }
@@ -226,6 +233,19 @@ public abstract class FrontDoorBuilder<B extends FrontDoorBuilder<B>> {
             }
         }
         settings.tlsLegacyCipherSuites = List.copyOf(new LinkedHashSet<>(cipherSuites));
+        return self();
+    }
+
+    /**
+     * With {@link #tls}: told of each handshake refused because the client offered no version served (its address and
+     * the newest version it offered), for example to count them by version on the metrics. The refusals are logged
+     * either way, at most one line every 10 s. None by default.
+     *
+     * @param refusals told of each refusal
+     * @return this builder
+     */
+    public B tlsVersionRefusals(TlsVersionRefusals refusals) {
+        settings.tlsVersionRefusals = Objects.requireNonNull(refusals, "refusals");
         return self();
     }
 

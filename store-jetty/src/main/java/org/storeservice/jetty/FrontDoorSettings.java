@@ -29,6 +29,8 @@ public class FrontDoorSettings {
     List<String> tlsLegacyCipherSuites;
     /** Whether HTTPS refuses a request whose Host the certificate does not name (Jetty's SNI host check). */
     boolean tlsSniHostCheck;
+    /** Told of each handshake refused for its version, or null (they are logged either way). */
+    TlsVersionRefusals tlsVersionRefusals;
     /** Negative for none. */
     int httpPort = -1;
     AddressRanges trustedProxies;
@@ -55,6 +57,7 @@ public class FrontDoorSettings {
         copy.tlsProtocols = tlsProtocols; // immutable lists
         copy.tlsLegacyCipherSuites = tlsLegacyCipherSuites;
         copy.tlsSniHostCheck = tlsSniHostCheck;
+        copy.tlsVersionRefusals = tlsVersionRefusals;
         copy.httpPort = httpPort;
         copy.trustedProxies = trustedProxies;
         copy.managementPort = managementPort;
