@@ -172,7 +172,8 @@ final class ShadowCommand implements Callable<Integer> {
         ShadowMetrics metrics = null;
         if (frontDoor.managementPort != null) {
             metrics = new ShadowMetrics();
-            builder.observer(metrics).managementHandler(metrics.handler(frontDoor.metricsPath));
+            builder.observer(metrics).managementHandler(metrics.handler(frontDoor.metricsPath))
+                    .tlsVersionRefusals(metrics.tlsRefusals());
         }
         ShadowProxy proxy;
         try {

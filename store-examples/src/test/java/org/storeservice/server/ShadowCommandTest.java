@@ -151,6 +151,19 @@ class ShadowCommandTest {
         }
         assertTrue(metrics.contains("store_shadow_requests_total{binding=\"httpget\",operation=\"WriteString\",result=\"matched\"} 1.0"),
                 metrics);
+
+        boolean openssl = Files.isExecutable(Path.of("/usr/bin/openssl")) || Files.isExecutable(Path.of("/bin/openssl"));
+        assertTrue(openssl || !"true".equals(System.getenv("CI")), "CI needs openssl");
+        if (openssl) { // a TLS 1.0 client refused by the proxy is counted by version, as by the server
+            Process old = new ProcessBuilder("openssl", "s_client", "-brief", "-connect", "127.0.0.1:" + endpoint.getPort(),
+                    "-tls1", "-cipher", "DEFAULT:@SECLEVEL=0").redirectErrorStream(true).start();
+            old.getOutputStream().close();
+            String said = new String(old.getInputStream().readAllBytes(), UTF_8);
+            assertTrue(old.waitFor(30, TimeUnit.SECONDS));
+            assertTrue(said.contains("alert protocol version"), said);
+            metrics = get(URI.create("http://127.0.0.1:" + management + "/metrics")).body();
+            assertTrue(metrics.contains("store_tls_handshakes_refused_total{version=\"TLSv1\"} 1.0"), metrics);
+        }
     }
 
     @Test
