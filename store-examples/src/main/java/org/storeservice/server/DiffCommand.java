@@ -64,8 +64,8 @@ final class DiffCommand implements Callable<Integer> {
         PrintStream out = new PrintStream(new BufferedOutputStream(context.out(), 1 << 16), false, UTF_8); // never closed
         try (DiffSide left = open(a); DiffSide right = open(b)) {
             DiffReport report = new DiffReport(out, all ? Long.MAX_VALUE : show);
-            out.println("A: " + a);
-            out.println("B: " + b);
+            out.println("A: " + left.name);
+            out.println("B: " + right.name);
             merge(left, right, report);
             report.finish();
             out.flush();

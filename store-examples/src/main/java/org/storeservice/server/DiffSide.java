@@ -23,11 +23,24 @@ abstract class DiffSide implements AutoCloseable {
     /** A URI's scheme, two characters or more (so that {@code C:\dir\file} stays a file). */
     private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:.*", Pattern.DOTALL);
 
-    /** How the side is named in the report: the argument as given. */
+    /** How the side is named in the report and messages: {@link #shown} of the argument. */
     final String name;
 
-    private DiffSide(String name) {
-        this.name = name;
+    private DiffSide(String argument) {
+        this.name = shown(argument);
+    }
+
+    /**
+     * {@code argument} as the report may print it: a storage URI without its user information and query, where a
+     * PostgreSQL URI carries its password ({@code jdbc:postgresql://host/db?...}); an export file as given.
+     */
+    static String shown(String argument) {
+        if (!SCHEME.matcher(argument).matches()) {
+            return argument;
+        }
+        String shown = argument.replaceFirst("//[^/@?]*@", "//");
+        int query = shown.indexOf('?');
+        return query < 0 ? shown : shown.substring(0, query) + "?...";
     }
 
     /**

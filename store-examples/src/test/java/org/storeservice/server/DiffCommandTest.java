@@ -110,6 +110,41 @@ class DiffCommandTest {
                 "B from standard input");
     }
 
+    /**
+     * PostgreSQL against SQLite, keys whose UTF-16 order (the SPI's, String.compareTo) differs from code point order
+     * (U+1F600 against U+E000): both scan in the same order, so the merge finds them equal. Needs the test database
+     * (STORE_TEST_POSTGRES_URL); skipped without it.
+     */
+    @Test
+    void aPostgresqlStoreAndASqliteStoreWithTheSameEntriesAreEqual() throws Exception {
+        String postgres = System.getenv("STORE_TEST_POSTGRES_URL");
+        org.junit.jupiter.api.Assumptions.assumeTrue(postgres != null && !postgres.isBlank(), "STORE_TEST_POSTGRES_URL unset");
+        List<StoredEntry> entries = List.of(text("a", "1"), text("\uE000", "private use"), text("\uD83D\uDE00", "emoji"),
+                bytes("z", (byte) 7));
+        String table = "diff_test_" + Long.toHexString(System.nanoTime());
+        String pg = postgres + (postgres.contains("?") ? "&" : "?") + "table=" + table;
+        try (Storage storage = Storages.open(pg)) {
+            for (StoredEntry entry : entries) {
+                assertTrue(entry.kind() == org.storeservice.api.storage.EntryKind.TEXT
+                        ? storage.putText(entry.key(), entry.text(), OverwritePolicy.REPLACE)
+                        : storage.putBytes(entry.key(), new java.io.ByteArrayInputStream(entry.bytes()), OverwritePolicy.REPLACE));
+            }
+        }
+        ToolRun run = ToolRun.run("diff", pg, storage("sqlite", entries));
+        assertEquals(Main.EXIT_OK, run.status, run.outText() + run.err);
+        assertTrue(run.outText().contains("equal: 4 entries on both sides"), run.outText());
+        assertTrue(!run.outText().contains("password"), "the URI is shown without its password: " + run.outText());
+    }
+
+    @Test
+    void aStorageUriIsPrintedWithoutItsPassword() {
+        assertEquals("jdbc:postgresql://db.example/store?...",
+                DiffSide.shown("jdbc:postgresql://db.example/store?user=store&password=secret"));
+        assertEquals("jdbc:postgresql://db.example/store", DiffSide.shown("jdbc:postgresql://store:secret@db.example/store"));
+        assertEquals("sqlite:data/store.db", DiffSide.shown("sqlite:data/store.db"));
+        assertEquals("exports/a?.jsonl", DiffSide.shown("exports/a?.jsonl"), "a file is shown as given");
+    }
+
     @Test
     void anExportOutOfKeyOrderOrAMissingSideIsTroubleNotADifference() throws Exception {
         String sorted = export("sorted", List.of(text("a", "1"), text("b", "2")));
