@@ -14,13 +14,13 @@ import picocli.CommandLine.Model.OptionSpec;
  * the command line wins over both. Each option's help names its variable (checked by a test).
  *
  * <p>Not read from the environment: {@code --help}, {@code --version}, what {@code delete} deletes and its
- * confirmation ({@code delete --prefix}, {@code delete --yes}), and {@code compare --include-writes}: a variable
+ * confirmation ({@code delete --prefix}, {@code delete --yes}), and {@code compare --include-writes}, and the shape of {@code diff}'s report ({@code --show}, {@code --all}): a variable
  * left set must never widen or confirm a deletion, or send writes, nobody typed.
  */
 final class EnvironmentDefaults implements IDefaultValueProvider {
     static final String PREFIX = "STORE_";
     private static final Set<String> COMMAND_LINE_ONLY = Set.of("delete --prefix", "delete --yes", "compare --include-writes",
-            "import --progress");
+            "import --progress", "diff --show", "diff --all");
 
     private final Map<String, String> environment;
 

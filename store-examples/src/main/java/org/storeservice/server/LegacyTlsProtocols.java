@@ -59,7 +59,8 @@ final class LegacyTlsProtocols {
             }
         }
         if (!pinned.isEmpty()) {
-            log.info("The rest of this process's TLS keeps {} ({})", MODERN, String.join(", ", pinned));
+            log.info("This process's other TLS (its clients: the PostgreSQL driver, HTTPS) keeps {} ({}); the endpoint's"
+                    + " own versions are logged as it starts", MODERN, String.join(", ", pinned));
         }
     }
 

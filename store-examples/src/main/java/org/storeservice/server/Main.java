@@ -59,6 +59,7 @@ public final class Main {
         commandLine.addSubcommand("backup", new BackupCommand(context));
         commandLine.addSubcommand("delete", new DeleteCommand(context));
         commandLine.addSubcommand("compare", new CompareCommand(context));
+        commandLine.addSubcommand("diff", new DiffCommand(context));
         commandLine.addSubcommand("shadow", new ShadowCommand(context, text, shadowing));
         commandLine.addSubcommand("users", new CommandLine(new UsersCommand())
                 .addSubcommand("add", new UsersCommand.Add(context)));

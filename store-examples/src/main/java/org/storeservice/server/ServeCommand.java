@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
@@ -37,20 +36,8 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "" + StoreServer.DEFAULT_PORT, converter = Converters.Port.class,
-            description = "Port to listen on; 0 picks any free port. Env: STORE_PORT.")
-    int port;
-
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = StoreServer.DEFAULT_HOST, converter = Converters.NonEmpty.class,
-            description = "Address to listen on; 0.0.0.0 for every interface. Env: STORE_HOST.")
-    String host;
-
-    @Option(names = "--accept-queue", paramLabel = "N", defaultValue = "" + StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE,
-            converter = Converters.AcceptQueue.class,
-            description = "Connections the kernel may hold for the server to accept (the listen backlog), so that a"
-                    + " connect storm is not made to wait for SYN retransmits; the kernel caps it at"
-                    + " net.core.somaxconn. Env: STORE_ACCEPT_QUEUE.")
-    int acceptQueue;
+    @Mixin
+    FrontDoorOptions frontDoor;
 
     @Mixin
     CommonOptions common;
@@ -90,23 +77,6 @@ final class ServeCommand implements Callable<Integer> {
                     + " to the address each client used; checked at start to describe this service. Env: STORE_WSDL.")
     Path wsdl;
 
-    /** {@link StoreServer#DEFAULT_IDLE_TIMEOUT}, which an annotation cannot name (a test checks they agree). */
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30", converter = Converters.Seconds.class,
-            description = "Close a connection silent for this long. Env: STORE_IDLE_TIMEOUT.")
-    Duration idleTimeout;
-
-    /** {@link StoreServer#DEFAULT_STOP_TIMEOUT}, likewise. */
-    @Option(names = "--stop-timeout", paramLabel = "SECONDS", defaultValue = "10", converter = Converters.Seconds.class,
-            description = "On stop, wait this long for requests in flight. Env: STORE_STOP_TIMEOUT.")
-    Duration stopTimeout;
-
-    /** {@link StoreServer#DEFAULT_DRAIN_TIME}, likewise. */
-    @Option(names = "--drain-time", paramLabel = "SECONDS", defaultValue = "5", converter = Converters.SecondsOrZero.class,
-            description = "On stop, with a management port: answer readiness 503 while still serving for this long, so"
-                    + " that load balancers stop sending first (above their check interval times the failures they"
-                    + " need); 0 for none. Env: STORE_DRAIN_TIME.")
-    Duration drainTime;
-
     private final ToolContext context;
     private final PrintStream out;
     private final AtomicReference<StoreServer> serving;
@@ -127,19 +97,15 @@ final class ServeCommand implements Callable<Integer> {
      * @throws IOException if the {@code --wsdl} file cannot be read
      */
     StoreServer.Builder serverBuilder() throws IOException {
-        return StoreServer.builder()
+        StoreServer.Builder builder = StoreServer.builder()
                 .protocols(protocols)
                 .wsdl(wsdl == null ? null : Files.readString(wsdl))
-                .port(port)
-                .host(host)
-                .acceptQueueSize(acceptQueue)
                 .storageUri(common.storageUri)
                 .namespace(namespace)
                 .codecLimits(CodecLimits.builder().maxRequestBytes(maxRequestBytes).build())
-                .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build())
-                .idleTimeout(idleTimeout)
-                .stopTimeout(stopTimeout)
-                .drainTime(drainTime);
+                .storeLimits(StoreLimits.builder().maxValueBytes(maxValueBytes).maxKeyLength(maxKeyLength).build());
+        frontDoor.listen(builder);
+        return builder;
     }
 
     @Override
@@ -155,7 +121,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerMetrics metrics;
         try {
-            metrics = operations.apply(builder, context.environment(), context.out());
+            frontDoor.tls(builder, context.environment());
+            metrics = operations.apply(builder, frontDoor, context.out());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
         } catch (IOException e) {

@@ -35,8 +35,9 @@ final class ServerMetrics implements AutoCloseable {
         new FileDescriptorMetrics().bindTo(registry);
     }
 
-    /** Adds the request meters, Jetty's binders and the scrape handler to {@code builder}. */
+    /** Adds the request meters, the refused TLS versions, Jetty's binders and the scrape handler to {@code builder}. */
     void addTo(StoreServer.Builder builder, String metricsPath) {
+        builder.tlsVersionRefusals(new TlsRefusalMeter(registry));
         builder.requestObserver(new StoreMetrics(registry))
                 .jettyCustomizer(this::bindJetty)
                 .managementHandler(new PrometheusHandler(registry, metricsPath));

@@ -10,11 +10,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.StoreCodec;
-import org.storeservice.jetty.AddressRanges;
 import org.storeservice.jetty.StoreServer;
 import org.storeservice.shadow.ShadowProxy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -39,13 +39,8 @@ final class ShadowCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "" + StoreServer.DEFAULT_PORT, converter = Converters.Port.class,
-            description = "Port to listen on, where the clients call; 0 picks any free port. Env: STORE_PORT.")
-    int port;
-
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = StoreServer.DEFAULT_HOST, converter = Converters.NonEmpty.class,
-            description = "Address to listen on; 0.0.0.0 for every interface. Env: STORE_HOST.")
-    String host;
+    @Mixin
+    FrontDoorOptions frontDoor;
 
     @Option(names = "--primary", paramLabel = "URL", converter = Endpoint.class,
             description = "The primary's endpoint URL (http://old-host/API/Store.asmx): every request goes there, and the"
@@ -109,34 +104,6 @@ final class ShadowCommand implements Callable<Integer> {
                     + " Env: STORE_NAMESPACE.")
     String namespace;
 
-    @Option(names = "--trusted-proxies", paramLabel = "CIDR[,CIDR...]", converter = OperationsOptions.Ranges.class,
-            description = "Pass Forwarded and X-Forwarded-* on from these senders (a load balancer in front); from"
-                    + " others they are dropped. Env: STORE_TRUSTED_PROXIES.")
-    AddressRanges trustedProxies;
-
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30", converter = Converters.Seconds.class,
-            description = "Close a client's connection silent for this long. Env: STORE_IDLE_TIMEOUT.")
-    Duration idleTimeout;
-
-    @Option(names = "--stop-timeout", paramLabel = "SECONDS", defaultValue = "10", converter = Converters.Seconds.class,
-            description = "On stop, wait this long for requests in flight, then as long for the copies queued."
-                    + " Env: STORE_STOP_TIMEOUT.")
-    Duration stopTimeout;
-
-    @Option(names = "--management-port", paramLabel = "N", converter = Converters.Port.class,
-            description = "Serve /metrics (Prometheus), /health/live and /health/ready on this port; off unless given."
-                    + " Env: STORE_MANAGEMENT_PORT.")
-    Integer managementPort;
-
-    @Option(names = "--management-host", paramLabel = "ADDRESS", defaultValue = StoreServer.DEFAULT_MANAGEMENT_HOST,
-            converter = Converters.NonEmpty.class,
-            description = "Address the management port listens on. Env: STORE_MANAGEMENT_HOST.")
-    String managementHost;
-
-    @Option(names = "--metrics-path", paramLabel = "PATH", defaultValue = "/metrics", converter = Converters.Path.class,
-            description = "Path of the Prometheus metrics on the management port. Env: STORE_METRICS_PATH.")
-    String metricsPath;
-
     @Option(names = "--log-level", paramLabel = "LEVEL", converter = Converters.Level.class,
             description = "Log level: trace, debug, info, warn, error or off (default info; Jetty logs warnings only)."
                     + " Env: STORE_LOG_LEVEL.")
@@ -163,8 +130,6 @@ final class ShadowCommand implements Callable<Integer> {
                     "--primary and --shadow are required (or STORE_PRIMARY and STORE_SHADOW)");
         }
         ShadowProxy.Builder builder = ShadowProxy.builder()
-                .port(port)
-                .host(host)
                 .primary(primary)
                 .shadow(shadow)
                 .namespace(namespace)
@@ -173,8 +138,6 @@ final class ShadowCommand implements Callable<Integer> {
                 .shadowConcurrency(shadowConcurrency)
                 .shadowTimeout(shadowTimeout)
                 .primaryTimeout(primaryTimeout)
-                .idleTimeout(idleTimeout)
-                .stopTimeout(stopTimeout)
                 .differencesMaxBytes(differencesMaxBytes)
                 .differencesFiles(differencesFiles);
         if (differences != null) {
@@ -183,9 +146,7 @@ final class ShadowCommand implements Callable<Integer> {
         if (droppedKeys != null) {
             builder.droppedKeys(droppedKeys);
         }
-        if (trustedProxies != null) {
-            builder.trustedProxies(trustedProxies);
-        }
+        frontDoor.listen(builder);
         return builder;
     }
 
@@ -197,18 +158,22 @@ final class ShadowCommand implements Callable<Integer> {
         ShadowProxy.Builder builder;
         try {
             builder = proxyBuilder();
+            frontDoor.tls(builder, context.environment());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage().replaceAll("\\R", " "), e);
+        } catch (IOException e) {
+            message(Failures.describe(e));
+            return Main.EXIT_FAILURE;
         }
         if (maxRequestBytes > shadowQueueBytes) {
             LoggerFactory.getLogger(ShadowCommand.class).warn("--shadow-queue-bytes ({}) is below --max-request-bytes ({}):"
                     + " a copy larger than the queue is always dropped", shadowQueueBytes, maxRequestBytes);
         }
         ShadowMetrics metrics = null;
-        if (managementPort != null) {
+        if (frontDoor.managementPort != null) {
             metrics = new ShadowMetrics();
-            builder.managementPort(managementPort).managementHost(managementHost).observer(metrics)
-                    .managementHandler(metrics.handler(metricsPath));
+            builder.observer(metrics).managementHandler(metrics.handler(frontDoor.metricsPath))
+                    .tlsVersionRefusals(metrics.tlsRefusals());
         }
         ShadowProxy proxy;
         try {

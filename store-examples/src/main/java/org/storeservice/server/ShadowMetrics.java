@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.server.Handler;
 import org.storeservice.codec.Binding;
+import org.storeservice.jetty.TlsVersionRefusals;
 import org.storeservice.shadow.ShadowObserver;
 import org.storeservice.shadow.ShadowProxy;
 import org.storeservice.shadow.ShadowResult;
@@ -42,6 +43,11 @@ final class ShadowMetrics implements ShadowObserver, AutoCloseable {
                 .description("Copies waiting for the shadow or being sent").register(registry);
         Gauge.builder("store.shadow.queue.bytes", proxy, ShadowProxy::queuedBytes)
                 .description("Bytes those copies hold").baseUnit("bytes").register(registry);
+    }
+
+    /** The endpoint's TLS handshakes refused for their version, counted by version as the server's. */
+    TlsVersionRefusals tlsRefusals() {
+        return new TlsRefusalMeter(registry);
     }
 
     /** The scrape, at {@code path} of the management port. */

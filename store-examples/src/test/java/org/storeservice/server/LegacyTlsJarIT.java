@@ -70,6 +70,11 @@ class LegacyTlsJarIT {
 
             String log = Files.readString(stderr);
             assertTrue(log.contains("WARN EndpointTls - Serving TLSv1, TLSv1.1 for legacy clients"), log);
+            String served = log.lines().filter(line -> line.contains("INFO EndpointTls - HTTPS serves ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no line naming the versions served:\n" + log));
+            for (String version : List.of("TLSv1,", "TLSv1.1", "TLSv1.2", "TLSv1.3")) {
+                assertTrue(served.contains(version) || served.contains(version.replace(",", " (")), served);
+            }
             assertTrue(log.contains("TLSv1, TLSv1.1 removed from this JVM's jdk.tls.disabledAlgorithms, which still"
                     + " disables SSLv3, "), log);
         } finally {
@@ -89,7 +94,11 @@ class LegacyTlsJarIT {
                 assertFalse(said.contains("Success"), said);
             }
             assertTrue(sClient(port, "-tls1_2").contains(">Success<"));
-            assertFalse(Files.readString(stderr).contains("EndpointTls"), Files.readString(stderr));
+            String log = Files.readString(stderr);
+            assertFalse(log.contains("WARN EndpointTls"), log);
+            assertTrue(log.contains("INFO EndpointTls - HTTPS serves TLSv1.3, TLSv1.2 (no other TLS version)"), log);
+            assertTrue(log.contains("WARN RefusedTlsHandshakes - Refused a TLS handshake from 127.0.0.1: it offered TLSv1,"
+                    + " this port serves TLSv1.3, TLSv1.2"), "the refusal logged, naming the client and its version:\n" + log);
         } finally {
             stop(server);
         }
@@ -100,7 +109,7 @@ class LegacyTlsJarIT {
                 keystore.toString()));
         args.addAll(List.of(options));
         ProcessBuilder command = ServerJar.command(args.toArray(String[]::new));
-        command.environment().put(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, PASSWORD);
+        command.environment().put(FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE, PASSWORD);
         return command.redirectOutput(dir.resolve(stderr.getFileName() + ".out").toFile())
                 .redirectError(stderr.toFile()).start();
     }

@@ -73,17 +73,19 @@ class ServeOperationsTest {
         Main main = new Main(ToolRun.context(InputStream.nullInputStream(), new ByteArrayOutputStream(),
                 new ByteArrayOutputStream(), Map.of(), hook -> { }));
         main.commandLine().parseArgs();
-        OperationsOptions options = ((ServeCommand) main.commandLine().getCommand()).operations;
-        assertNull(options.managementPort);
-        assertEquals("127.0.0.1", options.managementHost);
-        assertEquals("/metrics", options.metricsPath);
+        ServeCommand serve = (ServeCommand) main.commandLine().getCommand();
+        OperationsOptions options = serve.operations;
+        FrontDoorOptions frontDoor = serve.frontDoor;
+        assertNull(frontDoor.managementPort);
+        assertEquals("127.0.0.1", frontDoor.managementHost);
+        assertEquals("/metrics", frontDoor.metricsPath);
         assertNull(options.accessLog);
-        assertNull(options.tlsKeystore);
-        assertNull(options.httpPort);
+        assertNull(frontDoor.tlsKeystore);
+        assertNull(frontDoor.httpPort);
         assertNull(options.usersFile);
         assertFalse(options.publicMetadata);
         assertNull(options.allowFrom);
-        assertNull(options.trustedProxies);
+        assertNull(frontDoor.trustedProxies);
     }
 
     @Test
@@ -157,7 +159,7 @@ class ServeOperationsTest {
         tls.init(null, trust.getTrustManagers(), null);
         HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(tls).build();
 
-        URI endpoint = serve(Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "keystore-pw"), "--port", "0",
+        URI endpoint = serve(Map.of(FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE, "keystore-pw"), "--port", "0",
                 "--storage", "memory:", "--tls-keystore", keystore.toString(), "--host", "localhost");
         assertEquals("https", endpoint.getScheme());
         HttpResponse<String> wsdl = get(https, URI.create(endpoint + "?wsdl"));
@@ -196,13 +198,13 @@ class ServeOperationsTest {
         assertTrue(run.err.startsWith("store-server: --tls-keystore needs its password in STORE_TLS_KEYSTORE_PASSWORD"
                 + " or --tls-keystore-password-file"), run.err);
 
-        run = ToolRun.withEnvironment(new byte[0], Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
+        run = ToolRun.withEnvironment(new byte[0], Map.of(FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
                 "--port", "0", "--storage", "memory:", "--tls-keystore", dir.resolve("none.p12").toString());
         assertEquals(Main.EXIT_FAILURE, run.status);
         assertTrue(run.err.startsWith("store-server serve: cannot create or open " + dir.resolve("none.p12")), run.err);
 
         Path notAKeystore = Files.writeString(dir.resolve("not.p12"), "text");
-        run = ToolRun.withEnvironment(new byte[0], Map.of(OperationsOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
+        run = ToolRun.withEnvironment(new byte[0], Map.of(FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE, "x"),
                 "--port", "0", "--storage", "memory:", "--tls-keystore", notAKeystore.toString());
         assertEquals(Main.EXIT_FAILURE, run.status);
         assertTrue(run.err.startsWith("store-server serve: cannot read the TLS keystore " + notAKeystore), run.err);

@@ -39,17 +39,17 @@ class ServeOptionsTest {
     void defaultsServeTheEmbeddedSqliteFileOnLoopbackPort8080() {
         ServeCommand options = parse();
 
-        assertEquals(8080, options.port);
-        assertEquals("127.0.0.1", options.host);
-        assertEquals(StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE, options.acceptQueue);
+        assertEquals(8080, options.frontDoor.port);
+        assertEquals("127.0.0.1", options.frontDoor.host);
+        assertEquals(StoreServer.DEFAULT_ACCEPT_QUEUE_SIZE, options.frontDoor.acceptQueue);
         assertEquals("sqlite:data/store.db", options.common.storageUri);
         assertEquals("http://tempuri.org/", options.namespace);
         assertEquals(4L * 1024 * 1024, options.maxRequestBytes);
         assertEquals(4L * 1024 * 1024, options.maxValueBytes);
         assertEquals(512, options.maxKeyLength);
-        assertEquals(StoreServer.DEFAULT_IDLE_TIMEOUT, options.idleTimeout);
-        assertEquals(StoreServer.DEFAULT_STOP_TIMEOUT, options.stopTimeout);
-        assertEquals(StoreServer.DEFAULT_DRAIN_TIME, options.drainTime);
+        assertEquals(StoreServer.DEFAULT_IDLE_TIMEOUT, options.frontDoor.idleTimeout);
+        assertEquals(StoreServer.DEFAULT_STOP_TIMEOUT, options.frontDoor.stopTimeout);
+        assertEquals(StoreServer.DEFAULT_DRAIN_TIME, options.frontDoor.drainTime);
         assertEquals(null, options.common.logLevel);
     }
 
@@ -59,24 +59,24 @@ class ServeOptionsTest {
                 "--namespace=urn:x", "--max-request-bytes", "1000", "--max-value-bytes=2000", "--max-key-length", "30",
                 "--idle-timeout", "0.5", "--stop-timeout=2", "--log-level", "DEBUG");
 
-        assertEquals(0, options.port);
-        assertEquals("0.0.0.0", options.host);
-        assertEquals(511, options.acceptQueue);
+        assertEquals(0, options.frontDoor.port);
+        assertEquals("0.0.0.0", options.frontDoor.host);
+        assertEquals(511, options.frontDoor.acceptQueue);
         assertEquals("files:data", options.common.storageUri);
         assertEquals("urn:x", options.namespace);
         assertEquals(1000, options.maxRequestBytes);
         assertEquals(2000, options.maxValueBytes);
         assertEquals(30, options.maxKeyLength);
-        assertEquals(Duration.ofMillis(500), options.idleTimeout);
-        assertEquals(Duration.ofSeconds(2), options.stopTimeout);
+        assertEquals(Duration.ofMillis(500), options.frontDoor.idleTimeout);
+        assertEquals(Duration.ofSeconds(2), options.frontDoor.stopTimeout);
         assertEquals(LogLevel.DEBUG, options.common.logLevel);
     }
 
     @Test
     void aValueMayContainEqualsSignsAndTheLastOfARepeatedOptionWins() {
         assertEquals("files:a=b", parse("--storage=files:a=b").common.storageUri);
-        assertEquals(2, parse("--port", "1", "--port", "2").port);
-        assertEquals("TLSv1,TLSv1.2", parse("--tls-protocols", "TLSv1.3", "--tls-protocols=TLSv1,TLSv1.2").operations.tlsProtocols);
+        assertEquals(2, parse("--port", "1", "--port", "2").frontDoor.port);
+        assertEquals("TLSv1,TLSv1.2", parse("--tls-protocols", "TLSv1.3", "--tls-protocols=TLSv1,TLSv1.2").frontDoor.tlsProtocols);
     }
 
     @Test
@@ -87,20 +87,20 @@ class ServeOptionsTest {
                 "STORE_LOG_LEVEL", "warn");
 
         ServeCommand options = parse(environment);
-        assertEquals(9, options.port);
-        assertEquals("0.0.0.0", options.host);
+        assertEquals(9, options.frontDoor.port);
+        assertEquals("0.0.0.0", options.frontDoor.host);
         assertEquals("memory:", options.common.storageUri);
         assertEquals("urn:env", options.namespace);
         assertEquals(11, options.maxRequestBytes);
         assertEquals(12, options.maxValueBytes);
         assertEquals(13, options.maxKeyLength);
-        assertEquals(Duration.ofSeconds(14), options.idleTimeout);
-        assertEquals(Duration.ofSeconds(15), options.stopTimeout);
+        assertEquals(Duration.ofSeconds(14), options.frontDoor.idleTimeout);
+        assertEquals(Duration.ofSeconds(15), options.frontDoor.stopTimeout);
         assertEquals(LogLevel.WARN, options.common.logLevel);
-        assertEquals(1024, parse(Map.of("STORE_ACCEPT_QUEUE", "1024")).acceptQueue);
+        assertEquals(1024, parse(Map.of("STORE_ACCEPT_QUEUE", "1024")).frontDoor.acceptQueue);
 
-        assertEquals(7, parse(environment, "--port", "7").port, "the command line wins");
-        assertEquals(8080, parse(Map.of("STORE_PORT", "")).port, "an empty variable counts as unset");
+        assertEquals(7, parse(environment, "--port", "7").frontDoor.port, "the command line wins");
+        assertEquals(8080, parse(Map.of("STORE_PORT", "")).frontDoor.port, "an empty variable counts as unset");
     }
 
     @Test
@@ -152,7 +152,7 @@ class ServeOptionsTest {
         assertMessage("Invalid value for option '--storage': needs a non-empty value", "--storage=");
         assertMessage("Invalid value for option '--log-level': loud is none of trace, debug, info, warn, error, off",
                 "--log-level", "loud");
-        assertMessage("unknown command 'serve-me'; the commands are serve, get, list, export, import, backup, delete, compare, shadow, users", "serve-me");
+        assertMessage("unknown command 'serve-me'; the commands are serve, get, list, export, import, backup, delete, compare, diff, shadow, users", "serve-me");
     }
 
     @Test

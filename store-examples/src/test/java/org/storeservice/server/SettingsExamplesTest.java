@@ -34,7 +34,7 @@ class SettingsExamplesTest {
 
     @Test
     void everyVariableIsOneTheServerOrItsLauncherReads() throws IOException {
-        Set<String> read = new TreeSet<>(Set.of("JAVA", "JAVA_OPTS", OperationsOptions.KEYSTORE_PASSWORD_VARIABLE,
+        Set<String> read = new TreeSet<>(Set.of("JAVA", "JAVA_OPTS", FrontDoorOptions.KEYSTORE_PASSWORD_VARIABLE,
                 PostgresStorageConfig.PASSWORD_VARIABLE));
         CommandLine serve = new Main(ToolRun.context(InputStream.nullInputStream(), new ByteArrayOutputStream(),
                 new ByteArrayOutputStream(), Map.of(), hook -> { })).commandLine().getSubcommands().get("serve");

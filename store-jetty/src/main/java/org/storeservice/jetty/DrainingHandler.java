@@ -18,19 +18,25 @@ import org.eclipse.jetty.util.component.Graceful;
  * already open; a client that does not retry (a legacy one) loses that write. Here such a request is served like any
  * other, and its connection then closed, so that every connection ends after an answer, never with a request on it.
  * {@link #drain} does the same before the stop begins (the lame-duck phase, while load balancers notice readiness
- * turning 503), so that clients' kept-alive connections are closed by answers rather than by the stop.
+ * turning 503), so that clients' kept-alive connections are closed by answers rather than by the stop. Shared by
+ * {@link StoreServer} and the shadow proxy.
  */
-final class DrainingHandler extends Handler.Wrapper implements Graceful {
+public final class DrainingHandler extends Handler.Wrapper implements Graceful {
     private final AtomicLong inFlight = new AtomicLong();
     private volatile boolean draining;
     private volatile CompletableFuture<Void> shutdown;
 
-    DrainingHandler(Handler handler) {
+    /**
+     * Wraps the door's handlers.
+     *
+     * @param handler the handler that answers every request
+     */
+    public DrainingHandler(Handler handler) {
         super(handler);
     }
 
     /** From now on, every answer closes its connection. */
-    void drain() {
+    public void drain() {
         draining = true;
     }
 

@@ -10,20 +10,34 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 
 /**
- * The endpoint's connectors: plain HTTP on the port, or HTTPS on it with an optional plain HTTP port beside it.
- * Each closes idle connections, answers a trickled request head with {@code 408} ({@link HeaderDeadline}) and,
- * if asked, takes forwarded headers from trusted proxies ({@link TrustedProxyCustomizer}).
+ * A front door's connectors, as its {@link FrontDoorSettings} say: plain HTTP on the port, or HTTPS on it with an
+ * optional plain HTTP port beside it. Each has the accept queue asked for, closes idle connections, answers a trickled
+ * request head with {@code 408} ({@link HeaderDeadline}) and, if asked, honours forwarded headers from trusted proxies
+ * ({@link TrustedProxyCustomizer}). Shared by {@link StoreServer} and the shadow proxy.
  *
- * @param endpoint the connector on {@link ServerSettings#port}
+ * @param endpoint the connector on the settings' port
  * @param plain    the plain HTTP connector beside HTTPS, or {@code null}
  */
-record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
+public record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
     /** The largest buffer Jetty's default buffer pool keeps for reuse. */
     static final int INPUT_BUFFER_BYTES = 64 * 1024;
 
-    /** Adds the connectors to {@code jetty}, each with {@code selectors} selector threads ({@code -1}: Jetty's choice). */
-    static EndpointConnectors add(Server jetty, ServerSettings settings, int selectors) {
-        HttpConfiguration http = QuietJetty.httpConfiguration();
+    /**
+     * Adds the connectors to {@code jetty}.
+     *
+     * @param jetty the server they serve
+     * @param settings where and how they listen
+     * @param selectors selector threads per connector; {@code -1} for Jetty's choice
+     * @param http the HTTP configuration to start from ({@link QuietJetty#httpConfiguration()} and the door's own)
+     * @param honourForwarded whether {@link FrontDoorSettings#trustedProxies()}' forwarded headers are applied to the
+     *     request (a server), rather than left for the handler to pass on (a proxy)
+     * @return the connectors, added, not yet bound
+     */
+    public static EndpointConnectors add(Server jetty, FrontDoorSettings settings, int selectors, HttpConfiguration http,
+            boolean honourForwarded) {
+        if (!honourForwarded) {
+            settings = withoutTrustedProxies(settings);
+        }
         if (settings.tlsKeystore == null) {
             trustProxies(http, settings);
             return new EndpointConnectors(
@@ -37,8 +51,10 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         secure.setSniHostCheck(settings.tlsSniHostCheck);
         https.addCustomizer(secure);
         trustProxies(https, settings);
+        EndpointTls tls = new EndpointTls(settings);
         ServerConnector endpoint = add(jetty, settings, selectors, settings.port,
-                new SslConnectionFactory(new EndpointTls(settings), "http/1.1"), httpConnections(https));
+                new SslConnectionFactory(tls, "http/1.1"), httpConnections(https));
+        endpoint.addBean(new RefusedTlsHandshakes(tls::servedVersions, settings.tlsVersionRefusals, System::nanoTime));
         ServerConnector plain = null;
         if (settings.httpPort >= 0) {
             trustProxies(http, settings);
@@ -60,13 +76,20 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
         return factory;
     }
 
-    private static void trustProxies(HttpConfiguration http, ServerSettings settings) {
+    private static FrontDoorSettings withoutTrustedProxies(FrontDoorSettings settings) {
+        FrontDoorSettings copy = new FrontDoorSettings();
+        settings.copyTo(copy);
+        copy.trustedProxies = null;
+        return copy;
+    }
+
+    private static void trustProxies(HttpConfiguration http, FrontDoorSettings settings) {
         if (settings.trustedProxies != null) {
             http.addCustomizer(new TrustedProxyCustomizer(settings.trustedProxies));
         }
     }
 
-    private static ServerConnector add(Server jetty, ServerSettings settings, int selectors, int port,
+    private static ServerConnector add(Server jetty, FrontDoorSettings settings, int selectors, int port,
             ConnectionFactory... factories) {
         ServerConnector added = new ServerConnector(jetty, -1, selectors, factories);
         added.setHost(settings.host);
@@ -82,8 +105,10 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
     /**
      * Binds each port now, before Jetty starts (which then uses them as they are), so that a port that cannot be bound
      * is named: the endpoint's, or the plain-HTTP one beside it.
+     *
+     * @throws ListenException naming the port that could not be bound
      */
-    void open() throws ListenException {
+    public void open() throws ListenException {
         open(endpoint, ListenException.Listener.ENDPOINT);
         if (plain != null) {
             open(plain, ListenException.Listener.PLAIN_HTTP);
@@ -99,7 +124,7 @@ record EndpointConnectors(ServerConnector endpoint, ServerConnector plain) {
     }
 
     /** Unbinds what {@link #open} bound, after a start that failed. */
-    void close() {
+    public void close() {
         endpoint.close();
         if (plain != null) {
             plain.close();

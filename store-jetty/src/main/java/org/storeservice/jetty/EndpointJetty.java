@@ -36,7 +36,7 @@ final class EndpointJetty {
         // Small requests are answered on the selector threads (see StoreHandler): one selector per core lets every
         // core answer. Jetty's default, one per two cores, suits handlers that hand off.
         int selectors = Runtime.getRuntime().availableProcessors();
-        connectors = EndpointConnectors.add(server, settings, selectors);
+        connectors = EndpointConnectors.add(server, settings, selectors, QuietJetty.httpConfiguration(), true);
         if (settings.accessLog != null) {
             server.setRequestLog(new CustomRequestLog(settings.accessLog, StoreServer.ACCESS_LOG_FORMAT));
         }

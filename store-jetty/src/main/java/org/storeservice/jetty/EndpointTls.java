@@ -47,8 +47,10 @@ final class EndpointTls extends SslContextFactory.Server {
     private final List<String> legacyCipherSuites;
     /** Jetty's choice of cipher suites followed by the legacy ones; set on start. */
     private String[] cipherSuites;
+    /** The versions served, once started: those selected that this JVM negotiates. */
+    private volatile List<String> served = List.of();
 
-    EndpointTls(ServerSettings settings) {
+    EndpointTls(FrontDoorSettings settings) {
         setKeyStorePath(settings.tlsKeystore.toString());
         setKeyStoreType("PKCS12");
         setKeyStorePassword(new String(settings.tlsKeystorePassword));
@@ -101,9 +103,22 @@ final class EndpointTls extends SslContextFactory.Server {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        if (protocols == null) {
-            return;
+        if (protocols != null) {
+            checkVersions();
         }
+        List<String> selected = Arrays.asList(getSelectedProtocols());
+        List<String> refused = refusedByThisJvm(selected);
+        served = selected.stream().filter(version -> !refused.contains(version)).toList();
+        log.info("HTTPS serves {} (no other TLS version)", servedVersions());
+    }
+
+    /** {@return the versions served, as the start log says them: {@code TLSv1.3, TLSv1.2}} */
+    String servedVersions() {
+        return served.isEmpty() ? "(not started)" : String.join(", ", served);
+    }
+
+    /** Fails the start where this JVM refuses a version asked for; warns of the legacy ones it serves. */
+    private void checkVersions() throws GeneralSecurityException {
         List<String> refused = refusedByThisJvm(protocols);
         if (!refused.isEmpty()) {
             throw new IllegalStateException("Cannot serve " + String.join(", ", refused) + ": this JVM disables"

@@ -378,68 +378,21 @@ public final class StoreServer implements AutoCloseable {
         return "StoreServer{" + config.host + ':' + config.port + config.endpointPath + ", " + state + '}';
     }
 
-    /** Configures a {@link StoreServer}; every setting has a default except the storage. Not thread-safe. */
-    public static final class Builder {
-        /** A TCP port, or 0 for any free one. */
-        private static void checkPort(String option, int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException(option + " must be 0..65535: " + port);
-            }
-        }
-
-        /** The TLS versions {@link #tlsProtocols} takes, by their names in lower case. */
-        private static final Map<String, String> TLS_VERSIONS = Map.of("tlsv1", "TLSv1", "tlsv1.0", "TLSv1",
-                "tlsv1.1", "TLSv1.1", "tlsv1.2", "TLSv1.2", "tlsv1.3", "TLSv1.3");
-
-        /** What the setters write; {@link #build()} hands the server a copy. */
-        private final ServerSettings settings = new ServerSettings();
+    /**
+     * Configures a {@link StoreServer}; every setting has a default except the storage. The options every front door
+     * shares (ports, address, time-outs, HTTPS, management port) are {@link FrontDoorBuilder}'s. Not thread-safe.
+     */
+    public static final class Builder extends FrontDoorBuilder<Builder> {
+        /** What the setters write, the front door's options among them; {@link #build()} hands the server a copy. */
+        private final ServerSettings settings;
 
         private Builder() {
+            this(new ServerSettings());
         }
 
-        /**
-         * The port to listen on, {@code 0} for any free one (see {@link StoreServer#port()}); default 8080.
-         *
-         * @param port the port; {@code 0} for any free one
-         * @return this builder
-         */
-        public Builder port(int port) {
-            checkPort("port", port);
-            settings.port = port;
-            return this;
-        }
-
-        /**
-         * The address to listen on, a host name or IP literal; {@code 0.0.0.0} for every interface. Default
-         * {@value #DEFAULT_HOST}.
-         *
-         * @param host a host name or IP literal
-         * @return this builder
-         */
-        public Builder host(String host) {
-            if (Objects.requireNonNull(host, "host").isBlank()) {
-                throw new IllegalArgumentException("host must not be blank");
-            }
-            settings.host = host;
-            return this;
-        }
-
-        /**
-         * How many connections the kernel may hold completed for the server to accept (the listen backlog of the
-         * endpoint's port, and of {@link #httpPort} beside it), 1 to 65535; default
-         * {@value StoreServer#DEFAULT_ACCEPT_QUEUE_SIZE}. The kernel caps it: on Linux at {@code net.core.somaxconn}
-         * (and, where SYN cookies are off, {@code net.ipv4.tcp_max_syn_backlog} bounds the connections still
-         * half-open).
-         *
-         * @param connections the listen backlog
-         * @return this builder
-         */
-        public Builder acceptQueueSize(int connections) {
-            if (connections < 1 || connections > 65535) {
-                throw new IllegalArgumentException("acceptQueueSize must be 1..65535: " + connections);
-            }
-            settings.acceptQueueSize = connections;
-            return this;
+        private Builder(ServerSettings settings) {
+            super(settings);
+            this.settings = settings;
         }
 
         /**
@@ -547,29 +500,6 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
-         * How long a connection may see no traffic before it is closed; default 30 s.
-         *
-         * @param idleTimeout the time-out
-         * @return this builder
-         */
-        public Builder idleTimeout(Duration idleTimeout) {
-            settings.idleTimeout = positive(idleTimeout, "idleTimeout");
-            return this;
-        }
-
-        /**
-         * How long a request head (request line and header fields) may take from its first byte to its last;
-         * past it the client gets {@code 408} and the connection is closed. Default 20 s.
-         *
-         * @param requestHeadersTimeout the time-out
-         * @return this builder
-         */
-        public Builder requestHeadersTimeout(Duration requestHeadersTimeout) {
-            settings.requestHeadersTimeout = positive(requestHeadersTimeout, "requestHeadersTimeout");
-            return this;
-        }
-
-        /**
          * The slowest accepted average request body rate, in bytes per second, counted after the body's first
          * 10 seconds; {@code 0} for no minimum. A body arriving slower gets {@code 408}. It holds no thread
          * either way, but a connection, and its body's buffer. Default
@@ -583,111 +513,6 @@ public final class StoreServer implements AutoCloseable {
                 throw new IllegalArgumentException("minRequestDataRate must not be negative: " + bytesPerSecond);
             }
             settings.minRequestDataRate = bytesPerSecond;
-            return this;
-        }
-
-        /**
-         * How long {@link StoreServer#stop()} waits for requests in flight; default 10 s.
-         *
-         * @param stopTimeout the time-out
-         * @return this builder
-         */
-        public Builder stopTimeout(Duration stopTimeout) {
-            settings.stopTimeout = positive(stopTimeout, "stopTimeout");
-            return this;
-        }
-
-        /**
-         * Serves HTTPS on {@link #port(int)}, with the key and certificate chain in a PKCS12 keystore. The
-         * WSDL's addresses then say {@code https}. A plain HTTP port may be added beside it ({@link #httpPort}).
-         * The keystore is read when the server starts.
-         *
-         * @param pkcs12Keystore the keystore file
-         * @param password the keystore's password
-         * @return this builder
-         */
-        public Builder tls(Path pkcs12Keystore, char[] password) {
-            settings.tlsKeystore = Objects.requireNonNull(pkcs12Keystore, "pkcs12Keystore");
-            settings.tlsKeystorePassword = Objects.requireNonNull(password, "password").clone();
-            return this;
-        }
-
-        /**
-         * With {@link #tls}: the TLS versions served, of {@code TLSv1}, {@code TLSv1.1}, {@code TLSv1.2} and
-         * {@code TLSv1.3} (any case; {@code TLSv1.0} is taken for {@code TLSv1}). By default those the JDK enables,
-         * TLS 1.2 and 1.3.
-         *
-         * <p>TLS 1.0 and 1.1 are for clients that can do nothing newer, such as .NET Framework 4.0 to 4.5 on older
-         * Windows. With either, the {@link #DEFAULT_TLS_LEGACY_CIPHER_SUITES} are served too (unless
-         * {@link #tlsLegacyCipherSuites} names others) and a warning names the risk at start. The JDK disables both
-         * for the whole JVM, in the security property {@code jdk.tls.disabledAlgorithms}: {@link StoreServer#start()}
-         * checks that this JVM will negotiate every version asked for, and fails saying so where it will not. Lifting
-         * that property is the process owner's choice (docs/operating.md shows how), never this library's.
-         *
-         * @param protocols the TLS versions to serve
-         * @return this builder
-         */
-        public Builder tlsProtocols(List<String> protocols) {
-            Set<String> checked = new LinkedHashSet<>();
-            for (String protocol : Objects.requireNonNull(protocols, "protocols")) {
-                String name = TLS_VERSIONS.get(Objects.requireNonNull(protocol, "protocol").strip().toLowerCase(Locale.ROOT));
-                if (name == null) {
-                    throw new IllegalArgumentException("not a TLS version this server serves: " + protocol
-                            + " (TLSv1, TLSv1.1, TLSv1.2, TLSv1.3)");
-                }
-                checked.add(name);
-            }
-            if (checked.isEmpty()) {
-                throw new IllegalArgumentException("tlsProtocols needs at least one TLS version");
-            }
-            settings.tlsProtocols = List.copyOf(checked);
-            return this;
-        }
-
-        /**
-         * With {@link #tls}: cipher suites served after the default ones, for clients that offer none of those; by
-         * default the {@link #DEFAULT_TLS_LEGACY_CIPHER_SUITES} where {@link #tlsProtocols} names TLS 1.0 or 1.1,
-         * else none. The server's order prefers the default suites, so a client that offers one of them gets it.
-         * Named as the JDK names them (IANA's names, {@code TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA}); one this JDK does
-         * not know fails the start. What the JVM's {@code jdk.tls.disabledAlgorithms} disables (3DES, RC4; in recent
-         * JDKs, 25 among them, the {@code TLS_RSA_*} suites) is still never negotiated.
-         *
-         * @param cipherSuites the suites, by their IANA names
-         * @return this builder
-         */
-        public Builder tlsLegacyCipherSuites(List<String> cipherSuites) {
-            for (String suite : Objects.requireNonNull(cipherSuites, "cipherSuites")) {
-                if (!Objects.requireNonNull(suite, "cipher suite").matches("[A-Z][A-Z0-9_]+")) {
-                    throw new IllegalArgumentException("not a cipher suite name like TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: "
-                            + suite);
-                }
-            }
-            settings.tlsLegacyCipherSuites = List.copyOf(new LinkedHashSet<>(cipherSuites));
-            return this;
-        }
-
-        /**
-         * With {@link #tls}: refuse with {@code 400} a request whose {@code Host} the certificate does not name
-         * (Jetty's SNI host check). Off by default, as IIS: a client calling by address, or by a name the
-         * certificate lacks, while skipping the name check (as many legacy clients do) is served.
-         *
-         * @param check whether to refuse such requests
-         * @return this builder
-         */
-        public Builder tlsSniHostCheck(boolean check) {
-            settings.tlsSniHostCheck = check;
-            return this;
-        }
-
-        /**
-         * With {@link #tls}: also serve plain HTTP on this port ({@code 0} for any free one). Off by default.
-         *
-         * @param httpPort the port; {@code 0} for any free one
-         * @return this builder
-         */
-        public Builder httpPort(int httpPort) {
-            checkPort("httpPort", httpPort);
-            settings.httpPort = httpPort;
             return this;
         }
 
@@ -750,74 +575,6 @@ public final class StoreServer implements AutoCloseable {
         }
 
         /**
-         * Honours {@code Forwarded} and {@code X-Forwarded-*} headers from these proxies only (see
-         * {@link TrustedProxyCustomizer}). Off by default: the headers are ignored.
-         *
-         * @param proxies the proxies' address ranges
-         * @return this builder
-         */
-        public Builder trustedProxies(AddressRanges proxies) {
-            settings.trustedProxies = Objects.requireNonNull(proxies, "proxies");
-            return this;
-        }
-
-        /**
-         * Serves {@code /health/live} and {@code /health/ready}, and {@link #managementHandler}, on this port
-         * ({@code 0} for any free one), on threads of its own. Off by default.
-         *
-         * @param managementPort the port; {@code 0} for any free one
-         * @return this builder
-         */
-        public Builder managementPort(int managementPort) {
-            checkPort("managementPort", managementPort);
-            settings.managementPort = managementPort;
-            return this;
-        }
-
-        /**
-         * The management port's bind address; default {@value StoreServer#DEFAULT_MANAGEMENT_HOST}.
-         *
-         * @param managementHost a host name or IP literal
-         * @return this builder
-         */
-        public Builder managementHost(String managementHost) {
-            if (Objects.requireNonNull(managementHost, "managementHost").isBlank()) {
-                throw new IllegalArgumentException("managementHost must not be blank");
-            }
-            settings.managementHost = managementHost;
-            return this;
-        }
-
-        /**
-         * A handler served on the management port after the health checks, for example metrics.
-         *
-         * @param handler the handler
-         * @return this builder
-         */
-        public Builder managementHandler(Handler handler) {
-            settings.managementHandler = Objects.requireNonNull(handler, "handler");
-            return this;
-        }
-
-        /**
-         * How long a stop first serves on while readiness answers 503 (the lame-duck phase), so that load balancers take
-         * the server out before it stops taking connections; default {@link StoreServer#DEFAULT_DRAIN_TIME}. Set it
-         * above the load balancer's check interval times the failures it needs to mark a server down. Only with a
-         * management port (without one nothing reads readiness, and the stop begins at once); {@code 0} for none.
-         *
-         * @param drainTime the drain time; {@code 0} for none
-         * @return this builder
-         */
-        public Builder drainTime(Duration drainTime) {
-            Objects.requireNonNull(drainTime, "drainTime");
-            if (drainTime.isNegative()) {
-                throw new IllegalArgumentException("drainTime must not be negative: " + drainTime);
-            }
-            settings.drainTime = drainTime;
-            return this;
-        }
-
-        /**
          * How long the readiness check waits for the storage's answer; default 2 s.
          *
          * @param readinessTimeout the time-out
@@ -864,17 +621,7 @@ public final class StoreServer implements AutoCloseable {
             if (settings.storage == null && settings.storageUri == null) {
                 throw new IllegalStateException("StoreServer needs a storage: call storage(Storage) or storageUri(String)");
             }
-            if (settings.httpPort >= 0 && settings.tlsKeystore == null) {
-                throw new IllegalStateException("httpPort adds plain HTTP beside HTTPS: it needs tls(...)");
-            }
-            if ((settings.tlsProtocols != null || settings.tlsLegacyCipherSuites != null) && settings.tlsKeystore == null) {
-                throw new IllegalStateException("tlsProtocols and tlsLegacyCipherSuites are HTTPS options: they need tls(...)");
-            }
-            if (EndpointTls.servesLegacy(settings.tlsProtocols) && settings.tlsLegacyCipherSuites != null
-                    && settings.tlsLegacyCipherSuites.isEmpty()) {
-                throw new IllegalStateException("TLS 1.0 and 1.1 can use none of the default cipher suites:"
-                        + " tlsLegacyCipherSuites must name at least one");
-            }
+            checkFrontDoor();
             return new StoreServer(settings.copy());
         }
 
@@ -882,13 +629,6 @@ public final class StoreServer implements AutoCloseable {
         private Builder codec(Consumer<StoreCodec.Builder> option) {
             settings.codecOptions = settings.codecOptions.andThen(option);
             return this;
-        }
-
-        private static Duration positive(Duration duration, String name) {
-            if (Objects.requireNonNull(duration, name).isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive: " + duration);
-            }
-            return duration;
         }
     }
 }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.storeservice.api.storage.MemoryStorage;
 
 /**
@@ -50,17 +52,35 @@ class TlsVersionsTest {
     }
 
     @Test
-    void byDefaultTls12And13AreServedAnd10And11Refused() throws Exception {
-        try (MemoryStorage storage = new MemoryStorage(); StoreServer server = https(storage).build().start()) {
+    void byDefaultTls12And13AreServedAnd10And11RefusedAndEachRefusalToldByVersion() throws Exception {
+        List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Server> jetty = new ArrayList<>();
+        try (MemoryStorage storage = new MemoryStorage(); StoreServer server = https(storage)
+                .tlsVersionRefusals((client, version) -> refusals.add(client + " " + version)).jettyCustomizer(jetty::add)
+                .build().start()) {
+            assertEquals("TLSv1.3, TLSv1.2", tls(jetty.get(0)).servedVersions(), "what the start log says is served");
             assertEquals("TLSv1.3", handshake(server, "TLSv1.3", null));
             assertEquals("TLSv1.2", handshake(server, "TLSv1.2", null));
             OpenSsl.assumeInstalled();
             assertTrue(OpenSsl.connect(server.port(), "-tls1_2").contains("Protocol version: TLSv1.2"));
+            assertEquals(List.of(), refusals, "handshakes served are not refusals");
             for (String old : List.of("-tls1", "-tls1_1")) {
                 String said = OpenSsl.connect(server.port(), old);
                 assertTrue(said.contains("alert protocol version"), old + ":\n" + said);
             }
+            assertEquals(List.of("127.0.0.1 TLSv1", "127.0.0.1 TLSv1.1"), refusals);
         }
+    }
+
+    /** The endpoint's TLS, from its Jetty server. */
+    private static EndpointTls tls(Server jetty) {
+        for (org.eclipse.jetty.server.Connector connector : jetty.getConnectors()) {
+            SslConnectionFactory ssl = connector.getConnectionFactory(SslConnectionFactory.class);
+            if (ssl != null) {
+                return (EndpointTls) ssl.getSslContextFactory();
+            }
+        }
+        throw new AssertionError("no HTTPS connector");
     }
 
     @Test
@@ -121,6 +141,11 @@ class TlsVersionsTest {
     void theBuilderTakesTlsVersionsByNameOnlyAndOnlyWithTls() {
         assertThrows(IllegalArgumentException.class, () -> StoreServer.builder().tlsProtocols(List.of("SSLv3")));
         assertThrows(IllegalArgumentException.class, () -> StoreServer.builder().tlsProtocols(List.of()));
+        IllegalArgumentException legacyAlone = assertThrows(IllegalArgumentException.class,
+                () -> StoreServer.builder().tlsProtocols(List.of("TLSv1", "tlsv1.1")));
+        assertEquals("tlsProtocols TLSv1,TLSv1.1 names only versions older than TLS 1.2: TLSv1.2 and TLSv1.3 would be"
+                + " lost for every client of the port; name the ones to keep too, e.g. TLSv1,TLSv1.1,TLSv1.2,TLSv1.3",
+                legacyAlone.getMessage());
         assertThrows(IllegalArgumentException.class, () -> StoreServer.builder().tlsLegacyCipherSuites(List.of("AES128-SHA")));
         assertThrows(IllegalStateException.class, () -> StoreServer.builder().storageUri("memory:")
                 .tlsProtocols(List.of("TLSv1.2")).build());

@@ -8,19 +8,17 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.codec.BodyMemoryBudget;
 import org.storeservice.codec.StoreCodec;
-import org.storeservice.jetty.AddressRanges;
-import org.storeservice.jetty.HeaderDeadline;
+import org.storeservice.jetty.DrainingHandler;
+import org.storeservice.jetty.EndpointConnectors;
+import org.storeservice.jetty.FrontDoorBuilder;
+import org.storeservice.jetty.FrontDoorSettings;
 import org.storeservice.jetty.ListenException;
 import org.storeservice.jetty.ManagementServer;
 import org.storeservice.jetty.QuietJetty;
@@ -80,12 +78,14 @@ public final class ShadowProxy implements AutoCloseable {
     /** The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it. */
     static final int MAX_HEAD_BYTES = 64 * 1024;
 
-    private enum State { NEW, SERVING, STOPPING, STOPPED }
+    /** NEW, SERVING once started, DRAINING while readiness answers 503 and it serves on, STOPPING, STOPPED. */
+    private enum State { NEW, SERVING, DRAINING, STOPPING, STOPPED }
 
     private final Settings settings;
     private volatile State state = State.NEW;
     private Server server;
-    private ServerConnector connector;
+    private EndpointConnectors connectors;
+    private DrainingHandler draining;
     private Upstream primary;
     private Upstream shadow;
     private ShadowQueue queue;
@@ -117,9 +117,8 @@ public final class ShadowProxy implements AutoCloseable {
                             : new JsonLinesFile(settings.differences, settings.differencesMaxBytes, settings.differencesFiles),
                     settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys, Long.MAX_VALUE, 0),
                     settings.observer, MAX_REPORTED_CHARS);
-            if (settings.managementPort >= 0) {
-                management = new ManagementServer(settings.managementHost, settings.managementPort, this::notReadyReason,
-                        settings.managementHandler);
+            management = settings.door.managementServer(this::notReadyReason);
+            if (management != null) {
                 management.start();
             }
             primary = new Upstream(settings.primary, "store-shadow-primary", 65_536, 200);
@@ -136,13 +135,9 @@ public final class ShadowProxy implements AutoCloseable {
             BodyMemoryBudget bodies = new BodyMemoryBudget(Runtime.getRuntime().maxMemory() / 4);
             server = jetty(new Exchanges(primary,
                     new RequestClassifier(settings.namespace, primary.endpointPath(), settings.maxBodyBytes),
-                    new KeyTurns(), queue, reports, bodies, new ForwardedHeaders(settings.trustedProxies),
+                    new KeyTurns(), queue, reports, bodies, new ForwardedHeaders(settings.door.trustedProxies()),
                     settings.maxBodyBytes, MAX_ANSWER_BYTES, settings.primaryTimeout.toMillis()));
-            try {
-                connector.open(); // before Jetty starts, so that a port that cannot be bound is named
-            } catch (IOException e) {
-                throw new ListenException(ListenException.Listener.ENDPOINT, settings.host, settings.port, e);
-            }
+            connectors.open(); // before Jetty starts, so that a port that cannot be bound is named
             server.start();
             state = State.SERVING;
         } catch (IOException | RuntimeException e) {
@@ -150,12 +145,14 @@ public final class ShadowProxy implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             abandon();
-            throw new IOException("Could not start the shadow proxy on " + settings.host + ':' + settings.port, e);
+            throw new IOException("Could not start the shadow proxy on " + settings.door.host() + ':' + settings.door.port(), e);
         }
-        log.info("Shadow proxy listening at http://{}:{}{}; primary {}, shadow {}", hostForUrl(settings.host), port(),
-                primary.endpointPath(), settings.primary, settings.shadow);
+        log.info("Shadow proxy listening at {}; primary {}, shadow {}", endpointUri(), settings.primary, settings.shadow);
+        if (connectors.plain() != null) {
+            log.info("Plain HTTP also on port {}", connectors.plain().getLocalPort());
+        }
         if (management != null) {
-            log.info("Management port {} on {}", management.port(), settings.managementHost);
+            log.info("Management port {} on {}", management.port(), settings.door.managementHost());
         }
         return this;
     }
@@ -165,19 +162,17 @@ public final class ShadowProxy implements AutoCloseable {
         threads.setName("store-shadow");
         Server jetty = new Server(threads);
         QuietJetty.quiet(jetty);
-        jetty.setStopTimeout(settings.stopTimeout.toMillis());
+        jetty.setStopTimeout(settings.door.stopTimeout().toMillis());
         HttpConfiguration http = QuietJetty.httpConfiguration();
         http.setSendDateHeader(false); // the primary's Date goes to the client, not a second one
         http.setRequestHeaderSize(MAX_HEAD_BYTES);
         http.setUriCompliance(UriCompliance.UNSAFE); // any path the client sends goes to the primary, to answer itself
-        connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
-        connector.setHost(settings.host);
-        connector.setPort(settings.port);
-        connector.setIdleTimeout(settings.idleTimeout.toMillis());
-        QuietJetty.closeIdleOnStop(connector);
-        connector.addBean(new HeaderDeadline(settings.requestHeadersTimeout, connector.getScheduler()));
-        jetty.addConnector(connector);
-        jetty.setHandler(new GracefulHandler(new ProxyHandler(exchanges)));
+        // Forwarded headers are passed on (ForwardedHeaders), not applied to the request.
+        connectors = EndpointConnectors.add(jetty, settings.door, -1, http, false);
+        // Outermost: counts the requests in flight for the stop, and while it drains or stops serves each request and
+        // closes its connection, never 503 (as the server's own).
+        draining = new DrainingHandler(new ProxyHandler(exchanges));
+        jetty.setHandler(draining);
         return jetty;
     }
 
@@ -198,13 +193,23 @@ public final class ShadowProxy implements AutoCloseable {
     }
 
     /**
-     * Stops: no new connections; the requests in flight are answered (up to the stop timeout); the copies still queued
-     * get up to the stop timeout to reach the shadow, and those left are dropped, their keys listed; then the files are
+     * Stops gracefully, in stages, as {@code StoreServer} does. With a management port, readiness answers 503 at once
+     * while the proxy goes on taking connections and serving every request for the drain time
+     * ({@link Builder#drainTime}), each answer closing its connection, so that load balancers stop sending first. Then:
+     * no new connections; the requests in flight are answered (up to the stop timeout); the copies still queued get up
+     * to the stop timeout to reach the shadow, and those left are dropped, their keys listed; then the files are
      * closed. Harmless to call twice, or before {@link #start()}.
      *
      * @return {@code false} if requests in flight or queued copies were cut off (logged)
      */
     public boolean stop() {
+        if (drainFirst()) {
+            try {
+                Thread.sleep(settings.door.drainTime().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // stop now: the one who interrupted wants it over
+            }
+        }
         synchronized (this) {
             if (state == State.STOPPED || state == State.STOPPING) {
                 return true;
@@ -217,7 +222,7 @@ public final class ShadowProxy implements AutoCloseable {
         }
         boolean clean = true;
         log.info("Stopping: no new connections; waiting up to {} for requests in flight, then for the copies queued",
-                settings.stopTimeout);
+                settings.door.stopTimeout());
         try {
             server.stop();
         } catch (TimeoutException e) {
@@ -228,7 +233,7 @@ public final class ShadowProxy implements AutoCloseable {
             log.warn("Error while stopping the shadow proxy", e);
         }
         try {
-            int cutOff = queue.stop(settings.stopTimeout);
+            int cutOff = queue.stop(settings.door.stopTimeout());
             if (cutOff > 0) {
                 clean = false;
                 log.warn("{} copies were still queued for the shadow, or waiting for its answer, at the stop timeout;"
@@ -242,6 +247,18 @@ public final class ShadowProxy implements AutoCloseable {
         state = State.STOPPED;
         log.info("Stopped");
         return clean;
+    }
+
+    /** Starts the drain if the proxy serves and has one to make; {@code true} if the caller must wait it out. */
+    private synchronized boolean drainFirst() {
+        if (state != State.SERVING || settings.door.drainTime().isZero()) {
+            return false;
+        }
+        state = State.DRAINING;
+        draining.drain();
+        log.info("Draining: readiness answers 503; serving on for {}, each answer closing its connection",
+                settings.door.drainTime());
+        return true;
     }
 
     /** Stops what was started and closes what was opened; after a failed start, or at the end of a stop. */
@@ -262,8 +279,8 @@ public final class ShadowProxy implements AutoCloseable {
         if (server != null && !server.isStopped()) {
             server.stop();
         }
-        if (connector != null) {
-            connector.close();
+        if (connectors != null) {
+            connectors.close();
         }
     }
 
@@ -280,15 +297,16 @@ public final class ShadowProxy implements AutoCloseable {
 
     /** The port it listens on: the one asked for, or the one the system chose for {@code 0}. */
     public synchronized int port() {
-        if (state != State.SERVING) {
+        if (state != State.SERVING && state != State.DRAINING) {
             throw new IllegalStateException("ShadowProxy is " + state.name().toLowerCase(Locale.ROOT) + ", not serving");
         }
-        return connector.getLocalPort();
+        return connectors.endpoint().getLocalPort();
     }
 
-    /** The proxy's endpoint URL, {@code http://HOST:PORT} and the primary's endpoint path. */
+    /** The proxy's endpoint URL, {@code http://HOST:PORT} ({@code https} with TLS) and the primary's endpoint path. */
     public URI endpointUri() {
-        return URI.create("http://" + hostForUrl(settings.host) + ":" + port() + primary.endpointPath());
+        return URI.create((settings.door.tls() ? "https://" : "http://") + hostForUrl(settings.door.host()) + ":" + port()
+                + primary.endpointPath());
     }
 
     /** The management port, once started with one. */
@@ -317,28 +335,21 @@ public final class ShadowProxy implements AutoCloseable {
 
     /** The proxy's settings, copied from the builder. */
     private static final class Settings implements Cloneable {
-        int port = 8080;
-        String host = "127.0.0.1";
+        /** Where and how it listens, its time-outs and management port: what it shares with StoreServer. */
+        FrontDoorSettings door;
         URI primary;
         URI shadow;
         String namespace = StoreCodec.DEFAULT_NAMESPACE;
-        AddressRanges trustedProxies;
         long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         long queueBytes = DEFAULT_QUEUE_BYTES;
         int shadowConcurrency = DEFAULT_SHADOW_CONCURRENCY;
         Duration shadowTimeout = DEFAULT_SHADOW_TIMEOUT;
         Duration primaryTimeout = DEFAULT_PRIMARY_TIMEOUT;
-        Duration idleTimeout = Duration.ofSeconds(30);
-        Duration requestHeadersTimeout = Duration.ofSeconds(20);
-        Duration stopTimeout = Duration.ofSeconds(10);
         Path differences;
         long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
         int differencesFiles = DEFAULT_DIFFERENCES_FILES;
         Path droppedKeys;
         ShadowObserver observer;
-        int managementPort = -1;
-        String managementHost = "127.0.0.1";
-        Handler managementHandler;
 
         Settings copy() {
             try {
@@ -349,26 +360,15 @@ public final class ShadowProxy implements AutoCloseable {
         }
     }
 
-    /** Builds a {@link ShadowProxy}; {@link #primary} and {@link #shadow} are required. Not thread-safe. */
-    public static final class Builder {
+    /**
+     * Builds a {@link ShadowProxy}; {@link #primary} and {@link #shadow} are required. The options it shares with
+     * {@code StoreServer} (ports, address, time-outs, HTTPS, management port) are {@link FrontDoorBuilder}'s. Not
+     * thread-safe.
+     */
+    public static final class Builder extends FrontDoorBuilder<Builder> {
         private final Settings settings = new Settings();
 
         private Builder() {
-        }
-
-        /** The port to listen on; {@code 0} for any free one. Default 8080. */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535: " + port);
-            }
-            settings.port = port;
-            return this;
-        }
-
-        /** The address to listen on; default {@code 127.0.0.1}, {@code 0.0.0.0} for every interface. */
-        public Builder host(String host) {
-            settings.host = nonBlank(host, "host");
-            return this;
         }
 
         /**
@@ -389,15 +389,6 @@ public final class ShadowProxy implements AutoCloseable {
         /** The service's XML namespace, to read the keys of SOAP writes; default {@value StoreCodec#DEFAULT_NAMESPACE}. */
         public Builder namespace(String namespace) {
             settings.namespace = nonBlank(namespace, "namespace");
-            return this;
-        }
-
-        /**
-         * Passes {@code Forwarded} and {@code X-Forwarded-*} on from these senders (a load balancer in front), the
-         * client's address appended to {@code X-Forwarded-For}; from others they are dropped. Default: from nobody.
-         */
-        public Builder trustedProxies(AddressRanges proxies) {
-            settings.trustedProxies = Objects.requireNonNull(proxies, "proxies");
             return this;
         }
 
@@ -443,24 +434,6 @@ public final class ShadowProxy implements AutoCloseable {
             return this;
         }
 
-        /** How long a client's connection may see no traffic before it is closed. Default 30 s. */
-        public Builder idleTimeout(Duration timeout) {
-            settings.idleTimeout = positive(timeout, "idleTimeout");
-            return this;
-        }
-
-        /** How long a request head may take from its first byte to its last ({@code 408} past it). Default 20 s. */
-        public Builder requestHeadersTimeout(Duration timeout) {
-            settings.requestHeadersTimeout = positive(timeout, "requestHeadersTimeout");
-            return this;
-        }
-
-        /** On stop, how long requests in flight, then the copies queued, may take. Default 10 s. */
-        public Builder stopTimeout(Duration timeout) {
-            settings.stopTimeout = positive(timeout, "stopTimeout");
-            return this;
-        }
-
         /** Appends each difference, one JSON line, to this file (rotated by size); default: to the log. */
         public Builder differences(Path file) {
             settings.differences = Objects.requireNonNull(file, "file");
@@ -501,30 +474,6 @@ public final class ShadowProxy implements AutoCloseable {
         }
 
         /**
-         * Serves {@code /health/live} and {@code /health/ready}, and {@link #managementHandler}, on this port ({@code 0}
-         * for any free one). Off by default.
-         */
-        public Builder managementPort(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("managementPort must be 0..65535: " + port);
-            }
-            settings.managementPort = port;
-            return this;
-        }
-
-        /** The management port's address; default {@code 127.0.0.1}. */
-        public Builder managementHost(String host) {
-            settings.managementHost = nonBlank(host, "managementHost");
-            return this;
-        }
-
-        /** A handler served on the management port after the health checks: metrics. */
-        public Builder managementHandler(Handler handler) {
-            settings.managementHandler = Objects.requireNonNull(handler, "handler");
-            return this;
-        }
-
-        /**
          * The proxy, not started.
          *
          * @throws IllegalStateException if the primary or the shadow is missing
@@ -533,7 +482,9 @@ public final class ShadowProxy implements AutoCloseable {
             if (settings.primary == null || settings.shadow == null) {
                 throw new IllegalStateException("ShadowProxy needs a primary and a shadow");
             }
-            return new ShadowProxy(settings.copy());
+            Settings copy = settings.copy();
+            copy.door = frontDoor();
+            return new ShadowProxy(copy);
         }
 
         private static URI endpoint(URI endpoint, String name) {
