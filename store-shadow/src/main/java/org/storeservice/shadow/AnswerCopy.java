@@ -50,7 +50,17 @@ final class AnswerCopy {
         digest.update(view);
     }
 
-    /** The answer as collected. */
+    /** The body's length so far. */
+    long length() {
+        return length;
+    }
+
+    /** The body's first bytes kept so far (at most {@code maxBytes}), copied. */
+    byte[] held() {
+        return body.toByteArray();
+    }
+
+    /** The answer as collected; once. */
     Answer answer() {
         return new Answer(status, headers, body.toByteArray(), length, digest.digest(), null);
     }

@@ -115,7 +115,9 @@ public final class ShadowProxy implements AutoCloseable {
             reports = new Reports(
                     settings.differences == null ? null
                             : new JsonLinesFile(settings.differences, settings.differencesMaxBytes, settings.differencesFiles),
-                    settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys, Long.MAX_VALUE, 0),
+                    // Rotated like the differences file, one file kept at least: each line is a key to re-sync.
+                    settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys,
+                            settings.differencesMaxBytes, Math.max(1, settings.differencesFiles)),
                     settings.observer, MAX_REPORTED_CHARS);
             if (settings.managementPort >= 0) {
                 management = new ManagementServer(settings.managementHost, settings.managementPort, this::notReadyReason,
@@ -126,7 +128,8 @@ public final class ShadowProxy implements AutoCloseable {
             shadow = new Upstream(settings.shadow, "store-shadow-copies", settings.shadowConcurrency,
                     Math.max(8, settings.shadowConcurrency));
             ShadowSender sender = new ShadowSender(shadow, primary.endpointPath(),
-                    new AnswerComparison(settings.primary, settings.shadow), reports,
+                    new AnswerComparison(settings.primary, settings.shadow),
+                    settings.accept == null ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
                     settings.shadowTimeout.toMillis(), MAX_ANSWER_BYTES);
             queue = new ShadowQueue(settings.queueBytes, settings.shadowConcurrency, sender::send, this::dropped);
             sender.queue(queue);
@@ -335,6 +338,7 @@ public final class ShadowProxy implements AutoCloseable {
         long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
         int differencesFiles = DEFAULT_DIFFERENCES_FILES;
         Path droppedKeys;
+        Path accept;
         ShadowObserver observer;
         int managementPort = -1;
         String managementHost = "127.0.0.1";
@@ -491,6 +495,15 @@ public final class ShadowProxy implements AutoCloseable {
          */
         public Builder droppedKeys(Path file) {
             settings.droppedKeys = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * The rules of the understood differences, read at start (one a line: BINDING OPERATION WHAT REASON; a bad line
+         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default.
+         */
+        public Builder accept(Path file) {
+            settings.accept = Objects.requireNonNull(file, "file");
             return this;
         }
 

@@ -52,6 +52,9 @@ final class Upstream implements AutoCloseable {
         client.setIdleTimeout(POOLED_IDLE_MILLIS);
         client.setConnectTimeout(10_000);
         client.setMaxResponseHeadersSize(64 * 1024);
+        // Room for any head the proxy takes from a client (and the X-Forwarded-For it adds): with Jetty's default,
+        // 4 KiB, an HTTP GET write of a longer value failed with 502 and was never sent to the service.
+        client.setRequestBufferSize(ShadowProxy.MAX_HEAD_BYTES + 8 * 1024);
     }
 
     void start() throws Exception {
