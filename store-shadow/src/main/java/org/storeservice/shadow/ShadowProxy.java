@@ -77,8 +77,11 @@ public final class ShadowProxy implements AutoCloseable {
     static final int MAX_ANSWER_BYTES = 1024 * 1024;
     /** The longest key, request line or body written whole to the differences file; longer ones are cut. */
     static final int MAX_REPORTED_CHARS = 4096;
-    /** The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it. */
-    static final int MAX_HEAD_BYTES = 64 * 1024;
+    /**
+     * The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it; 1 KiB
+     * below the buffer the head is sent on in, for the X-Forwarded-For the proxy adds.
+     */
+    static final int MAX_HEAD_BYTES = Upstream.REQUEST_HEAD_BUFFER_BYTES - 1024;
 
     private enum State { NEW, SERVING, STOPPING, STOPPED }
 
