@@ -129,6 +129,40 @@ class ShadowOverMonoAsmxTest {
         }
     }
 
+    /**
+     * After the cut-over, Store the primary and Mono's ASMX its shadow: Mono's disco document names Mono's own port,
+     * and is read as naming the client's address before the comparison, as Store's does; what is left is Mono's line
+     * ends, accepted by the shipped rules.
+     */
+    @Test
+    void monoAsTheShadowHasItsAddressReadAsTheClients() throws Exception {
+        ExternalClient.requireExecutables("Mono's ASP.NET (the ASMX runtime)", MonoAsmxService.INSTALL,
+                MonoAsmxService.MONO, MonoAsmxService.MCS);
+        ExternalClient.require(Files.isRegularFile(MonoAsmxService.SYSTEM_WEB_SERVICES),
+                "Mono's ASP.NET: " + MonoAsmxService.SYSTEM_WEB_SERVICES + " is not installed", MonoAsmxService.INSTALL);
+        MemoryStorage storage = new MemoryStorage();
+        Map<String, AtomicLong> results = new java.util.concurrent.ConcurrentHashMap<>();
+        Path differences = dir.resolve("differences.jsonl");
+        try (MonoAsmxService asmx = new MonoAsmxService(dir.resolve("asmx"));
+                StoreServer store = StoreServer.builder().port(0).storage(storage).build().start();
+                ShadowProxy proxy = ShadowProxy.builder().port(0).primary(store.endpointUri()).shadow(asmx.endpoint())
+                        .differences(differences).accept(Path.of("..", "deploy", "shadow", "asmx-known.accept"))
+                        .observer((binding, operation, result) -> results.computeIfAbsent(result.tag(),
+                                tag -> new AtomicLong()).incrementAndGet()).build().start()) {
+            URI endpoint = proxy.endpointUri();
+            String disco = text(RawHttp.exchange(endpoint, "GET " + endpoint.getPath() + "?disco HTTP/1.1\r\n", new byte[0]));
+            assertTrue(disco.contains("http://127.0.0.1:" + endpoint.getPort() + endpoint.getPath()), disco);
+            for (int i = 0; i < 6000 && results.values().stream().mapToLong(AtomicLong::get).sum() < 1; i++) {
+                Thread.sleep(10); // compared after the client's answer; polled, bounded
+            }
+            assertEquals("{accepted=1}", results.toString(), "the disco page: accepted, not differing");
+            String line = Files.readAllLines(differences).get(0);
+            assertTrue(line.contains("\"causes\":[\"body: line ends differ (primary CRLF, shadow LF)\"]"), line);
+        } finally {
+            storage.close();
+        }
+    }
+
     /** A WriteString and a WriteBytes on each binding, with text and bytes that encodings get wrong. */
     private static List<String[]> writes(String path) {
         String text = "Grüße, 日本語 <&> \"q\"";
