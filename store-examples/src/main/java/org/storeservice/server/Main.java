@@ -19,8 +19,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code store-server} tool: {@code java -jar store-server.jar [command] [options]}. Without a command it runs
  * the server ({@link ServeCommand}); the operators' subcommands {@code get}, {@code list}, {@code export},
  * {@code import} and {@code delete} read or write the store named by the same {@code --storage} option,
- * {@code users add} writes the users file of Basic authentication, and {@code shadow} runs a shadow proxy
- * ({@link ShadowCommand}). Every
+ * {@code users add} writes the users file of Basic authentication, {@code shadow} runs a shadow proxy
+ * ({@link ShadowCommand}) and {@code shadow-report} sums up its differences file. Every
  * option may also come from a {@code STORE_*} environment variable ({@link EnvironmentDefaults}).
  *
  * <p>Standard output carries data only (the endpoint URL, a value, keys, an export, help, the version); messages go
@@ -61,6 +61,7 @@ public final class Main {
         commandLine.addSubcommand("compare", new CompareCommand(context));
         commandLine.addSubcommand("diff", new DiffCommand(context));
         commandLine.addSubcommand("shadow", new ShadowCommand(context, text, shadowing));
+        commandLine.addSubcommand("shadow-report", new ShadowReportCommand(context));
         commandLine.addSubcommand("users", new CommandLine(new UsersCommand())
                 .addSubcommand("add", new UsersCommand.Add(context)));
         // Set after the subcommands were added: these setters apply to the subcommands present.

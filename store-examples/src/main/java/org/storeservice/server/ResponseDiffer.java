@@ -13,6 +13,7 @@ import java.util.Set;
 import org.storeservice.server.CaseExchange.Answer;
 import org.storeservice.shadow.ComparisonRules;
 import org.storeservice.shadow.HostNormaliser;
+import org.storeservice.shadow.VisibleText;
 
 /**
  * Compares the old and the new endpoint's answers to one case by {@link ComparisonRules}, as the shadow proxy does: the
@@ -173,11 +174,11 @@ final class ResponseDiffer {
         }
     }
 
-    /** {@code line} from {@code start}, at most {@link #MAX_LINE_CHARS} of it, CR made visible. */
+    /** {@code line} from {@code start}, at most {@link #MAX_LINE_CHARS} of it, CR made visible as the proxy shows it. */
     private static String shown(String line, int start) {
         int from = Math.min(start, line.length());
         int to = Math.min(line.length(), from + MAX_LINE_CHARS);
-        return (from > 0 ? "..." : "") + line.substring(from, to).replace("\r", "\\r") + (to < line.length() ? "..." : "");
+        return (from > 0 ? "..." : "") + VisibleText.of(line.substring(from, to)) + (to < line.length() ? "..." : "");
     }
 
     private static int firstDifference(String a, String b) {

@@ -72,6 +72,10 @@ final class ShadowCommand implements Callable<Integer> {
                     + " line, to FILE; else to the log. Env: STORE_DROPPED_KEYS.")
     Path droppedKeys;
 
+    @Option(names = "--accept", paramLabel = "FILE", description = "Rules of the understood differences, one a line:"
+            + " BINDING OPERATION WHAT REASON; a difference they match is counted accepted. Env: STORE_ACCEPT.")
+    Path accept;
+
     @Option(names = "--max-request-bytes", paramLabel = "N", defaultValue = "" + ShadowProxy.DEFAULT_MAX_BODY_BYTES,
             converter = Converters.ByteCount.class,
             description = "Largest request body copied and mirrored; a larger one streams to the primary only. At least"
@@ -145,6 +149,9 @@ final class ShadowCommand implements Callable<Integer> {
         }
         if (droppedKeys != null) {
             builder.droppedKeys(droppedKeys);
+        }
+        if (accept != null) {
+            builder.accept(accept);
         }
         frontDoor.listen(builder);
         return builder;

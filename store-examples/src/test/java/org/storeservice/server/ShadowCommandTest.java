@@ -196,4 +196,20 @@ class ShadowCommandTest {
                     + busy.getLocalPort() + " (--port): "), errors.toString(UTF_8));
         }
     }
+
+    @Test
+    void aBadAcceptFileStopsTheStartNamingItsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory)
+            throws Exception {
+        java.nio.file.Path accept = Files.write(directory.resolve("known.accept"),
+                List.of("# understood", "httpget * line-endings Mono's LF", "httppost * line-ends no such kind"));
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        Main main = new Main(new ToolContext(InputStream.nullInputStream(), new ByteArrayOutputStream(),
+                new PrintStream(errors, true, UTF_8), Map.of(), hooks::add, status -> { }, uri -> { }));
+        int status = main.run("shadow", "--port", "0", "--primary", "http://127.0.0.1:1/API/Store.asmx",
+                "--shadow", "http://127.0.0.1:2/API/Store.asmx", "--accept", accept.toString());
+        assertEquals(Main.EXIT_FAILURE, status);
+        assertTrue(errors.toString(UTF_8).startsWith("store-server shadow: could not start: " + accept
+                + ":3: unknown difference line-ends"), errors.toString(UTF_8));
+        assertTrue(hooks.isEmpty(), "nothing left running");
+    }
 }

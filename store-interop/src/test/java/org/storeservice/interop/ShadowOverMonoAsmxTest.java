@@ -3,6 +3,7 @@ package org.storeservice.interop;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -46,12 +47,18 @@ class ShadowOverMonoAsmxTest {
                 "Mono's ASP.NET: " + MonoAsmxService.SYSTEM_WEB_SERVICES + " is not installed", MonoAsmxService.INSTALL);
         MemoryStorage storage = new MemoryStorage();
         AtomicLong outcomes = new AtomicLong();
+        Map<String, AtomicLong> results = new java.util.concurrent.ConcurrentHashMap<>();
         Path differences = dir.resolve("differences.jsonl");
         try (MonoAsmxService asmx = new MonoAsmxService(dir.resolve("asmx"));
                 StoreServer store = StoreServer.builder().port(0).storage(storage).build().start();
                 ShadowProxy proxy = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(store.endpointUri())
                         .differences(differences).droppedKeys(dir.resolve("dropped.jsonl"))
-                        .observer((binding, operation, result) -> outcomes.incrementAndGet()).build().start()) {
+                        .accept(Path.of("..", "deploy", "shadow", "asmx-known.accept"))
+                        .observer((binding, operation, result) -> {
+                            results.computeIfAbsent(binding.tag() + " " + operation + " " + result.tag(),
+                                    tag -> new AtomicLong()).incrementAndGet();
+                            outcomes.incrementAndGet();
+                        }).build().start()) {
             URI endpoint = proxy.endpointUri();
             List<String[]> requests = writes(endpoint.getPath());
             for (String[] request : requests) {
@@ -65,7 +72,20 @@ class ShadowOverMonoAsmxTest {
                         asmx.endpoint());
                 assertEquals(direct, throughProxy, request[0]);
             }
-            long expected = 2L * requests.size();
+            // The metadata pages through the proxy name the proxy, where Mono names its own port (from its listener).
+            for (String query : new String[] {"?WSDL", "?disco", ""}) {
+                String page = text(RawHttp.exchange(endpoint, "GET " + endpoint.getPath() + query + " HTTP/1.1\r\n", new byte[0]));
+                String direct = text(RawHttp.exchange(asmx.endpoint(), "GET " + endpoint.getPath() + query + " HTTP/1.1\r\n",
+                        new byte[0]));
+                assertTrue(page.startsWith("HTTP/1.1 200 "), query + page);
+                if (!query.isEmpty()) {
+                    assertTrue(direct.contains("http://127.0.0.1:" + asmx.endpoint().getPort() + endpoint.getPath()),
+                            "Mono names its own address: " + direct);
+                    assertTrue(page.contains("http://127.0.0.1:" + endpoint.getPort() + endpoint.getPath()), query + page);
+                }
+                assertFalse(page.contains(":" + asmx.endpoint().getPort()), query + " names Mono's port: " + page);
+            }
+            long expected = 2L * requests.size() + 3;
             for (int i = 0; i < 6000 && outcomes.get() < expected; i++) {
                 Thread.sleep(10); // the copies are compared after the clients' answers; polled, bounded
             }
@@ -81,18 +101,63 @@ class ShadowOverMonoAsmxTest {
                     ? Files.readAllLines(dir.resolve("dropped.jsonl")) : List.of(), "no key to re-sync");
             List<String> found = Files.exists(differences) ? Files.readAllLines(differences) : List.of();
             System.out.println("[store-interop] the shadow proxy compared Mono's ASMX answers with Store's: "
-                    + found.size() + " differences of " + expected + " requests");
+                    + found.size() + " differences of " + expected + " requests; " + results);
             found.forEach(line -> System.out.println("[store-interop] " + line));
             // The SOAP answers are the same bytes. The HTTP GET/POST ones differ in one place: Mono ends the XML
             // declaration with its platform's line end, LF on Linux, where .NET on Windows (and Store, after it) writes
-            // CRLF (wire notes §6). Nothing else is reported.
-            assertEquals(8, found.size(), "the HTTP GET and POST writes, twice each");
+            // CRLF (wire notes §6). Mono's metadata pages are its own. Each is a rule of the shipped
+            // deploy/shadow/asmx-known.accept: all are counted accepted, none differing.
+            assertEquals(11, found.size(), "the HTTP GET and POST writes, twice each, and the three metadata pages");
+            assertEquals(List.of(), results.keySet().stream().filter(tag -> tag.endsWith(" differing")).toList(),
+                    results.toString());
+            int writes = 0;
             for (String line : found) {
+                assertTrue(line.contains("\"accepted\":[\"../deploy/shadow/asmx-known.accept:"), line);
+                if (line.contains("\"binding\":\"metadata\"")) {
+                    continue;
+                }
+                writes++;
                 assertTrue(line.contains("\"binding\":\"httpget\"") || line.contains("\"binding\":\"httppost\""), line);
                 assertTrue(line.contains("\"body\":\"<?xml version=\\\"1.0\\\" encoding=\\\"utf-8\\\"?>\\n<Status"), line);
                 assertTrue(line.contains("\"body\":\"<?xml version=\\\"1.0\\\" encoding=\\\"utf-8\\\"?>\\r\\n<Status"), line);
+                assertTrue(line.contains("\"causes\":[\"body: line ends differ (primary LF, shadow CRLF)\"]"), line);
                 assertTrue(line.contains("\"differences\":[\"body differs at byte 38 (primary 91 bytes, shadow 92 bytes"), line);
             }
+            assertEquals(8, writes);
+        } finally {
+            storage.close();
+        }
+    }
+
+    /**
+     * After the cut-over, Store the primary and Mono's ASMX its shadow: Mono's disco document names Mono's own port,
+     * and is read as naming the client's address before the comparison, as Store's does; what is left is Mono's line
+     * ends, accepted by the shipped rules.
+     */
+    @Test
+    void monoAsTheShadowHasItsAddressReadAsTheClients() throws Exception {
+        ExternalClient.requireExecutables("Mono's ASP.NET (the ASMX runtime)", MonoAsmxService.INSTALL,
+                MonoAsmxService.MONO, MonoAsmxService.MCS);
+        ExternalClient.require(Files.isRegularFile(MonoAsmxService.SYSTEM_WEB_SERVICES),
+                "Mono's ASP.NET: " + MonoAsmxService.SYSTEM_WEB_SERVICES + " is not installed", MonoAsmxService.INSTALL);
+        MemoryStorage storage = new MemoryStorage();
+        Map<String, AtomicLong> results = new java.util.concurrent.ConcurrentHashMap<>();
+        Path differences = dir.resolve("differences.jsonl");
+        try (MonoAsmxService asmx = new MonoAsmxService(dir.resolve("asmx"));
+                StoreServer store = StoreServer.builder().port(0).storage(storage).build().start();
+                ShadowProxy proxy = ShadowProxy.builder().port(0).primary(store.endpointUri()).shadow(asmx.endpoint())
+                        .differences(differences).accept(Path.of("..", "deploy", "shadow", "asmx-known.accept"))
+                        .observer((binding, operation, result) -> results.computeIfAbsent(result.tag(),
+                                tag -> new AtomicLong()).incrementAndGet()).build().start()) {
+            URI endpoint = proxy.endpointUri();
+            String disco = text(RawHttp.exchange(endpoint, "GET " + endpoint.getPath() + "?disco HTTP/1.1\r\n", new byte[0]));
+            assertTrue(disco.contains("http://127.0.0.1:" + endpoint.getPort() + endpoint.getPath()), disco);
+            for (int i = 0; i < 6000 && results.values().stream().mapToLong(AtomicLong::get).sum() < 1; i++) {
+                Thread.sleep(10); // compared after the client's answer; polled, bounded
+            }
+            assertEquals("{accepted=1}", results.toString(), "the disco page: accepted, not differing");
+            String line = Files.readAllLines(differences).get(0);
+            assertTrue(line.contains("\"causes\":[\"body: line ends differ (primary CRLF, shadow LF)\"]"), line);
         } finally {
             storage.close();
         }

@@ -1,21 +1,32 @@
 package org.storeservice.shadow;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.storeservice.shadow.ComparisonRules.DocumentedChoice;
 
 /**
- * Compares the primary's and the shadow's answers to one request by {@link ComparisonRules}: says how they differ, in
- * short lines for the differences file; empty when they match. A body longer than the proxy keeps is compared by its
+ * Compares the primary's and the shadow's answers to one request by {@link ComparisonRules}: says how they differ, one
+ * {@link Difference} for each thing that differs (a cause to group by, a detail to read); empty when they match. A
+ * body difference is named by what it is where that can be told: only the line ends, only a fault's text, or, for a
+ * write, its outcome (Success on one side, not on the other). A body longer than the proxy keeps is compared by its
  * length and SHA-256 as sent (no host normalised). Immutable and thread-safe.
  */
 final class AnswerComparison {
     private static final int EXCERPT_BEFORE = 16;
     private static final int EXCERPT_AFTER = 24;
+    /** A write's result in either binding's answer: {@code <WriteStringResult>Success</...>}, {@code <Status ...>Error<}. */
+    private static final Pattern RESULT = Pattern.compile(">(Success|Error)</");
+    /** The text of a SOAP 1.1 or 1.2 fault: its faultstring, Reason Text or detail. */
+    private static final Pattern FAULT_TEXT = Pattern.compile(
+            "(<(?:[A-Za-z0-9_.-]+:)?(faultstring|Text|detail)\\b[^>]*>)(.*?)(</(?:[A-Za-z0-9_.-]+:)?\\2>)", Pattern.DOTALL);
     private final HostNormaliser primaryHost;
     private final HostNormaliser shadowHost;
 
@@ -24,13 +35,19 @@ final class AnswerComparison {
         this.shadowHost = new HostNormaliser(shadow);
     }
 
-    List<String> differences(Answer primary, Answer shadow) {
-        List<String> lines = new ArrayList<>();
+    /**
+     * @param write whether the request was a write: then an answer with another outcome is a difference of its own
+     */
+    List<Difference> differences(Answer primary, Answer shadow, boolean write) {
+        List<Difference> found = new ArrayList<>();
         if (primary.status() != shadow.status()) {
-            lines.add("status: primary " + primary.status() + ", shadow " + shadow.status());
+            String text = "status: primary " + primary.status() + ", shadow " + shadow.status();
+            found.add(new Difference("status", text, text));
         }
-        byte[] primaryBody = primaryHost.normalise(primary.body());
-        byte[] shadowBody = shadowHost.normalise(shadow.body());
+        // The same bytes (as nearly always) need no normalising: each host's replacement could only make them differ.
+        boolean sameBytes = primary.complete() && shadow.complete() && Arrays.equals(primary.body(), shadow.body());
+        byte[] primaryBody = sameBytes ? primary.body() : primaryHost.normalise(primary.body());
+        byte[] shadowBody = sameBytes ? shadow.body() : shadowHost.normalise(shadow.body());
         DocumentedChoice choice = primary.status() != shadow.status() || !primary.complete() || !shadow.complete() ? null
                 : ComparisonRules.documentedChoice(primary.status(), primary.header("Content-Type"), primaryBody,
                         shadow.header("Content-Type"), shadowBody);
@@ -41,48 +58,87 @@ final class AnswerComparison {
             String primaryValue = header(primary, name, primaryHost);
             String shadowValue = header(shadow, name, shadowHost);
             if (!Objects.equals(primaryValue, shadowValue)) {
-                lines.add(name + ": primary " + shown(primaryValue) + ", shadow " + shown(shadowValue));
+                String text = name + ": primary " + shown(primaryValue) + ", shadow " + shown(shadowValue);
+                found.add(new Difference("header:" + name, text, text));
             }
         }
-        if (choice == null) {
-            String body = bodyDifference(primary, primaryBody, shadow, shadowBody);
+        boolean outcomesMayDiffer = write && (!sameBytes || primary.status() != shadow.status());
+        String primaryOutcome = outcomesMayDiffer ? outcome(primary) : null;
+        String shadowOutcome = outcomesMayDiffer ? outcome(shadow) : null;
+        if (!Objects.equals(primaryOutcome, shadowOutcome)) {
+            found.add(new Difference(Difference.OUTCOME, "the write answered " + primaryOutcome + " by the primary, "
+                    + shadowOutcome + " by the shadow", bodyDetail(primary, primaryBody, shadow, shadowBody)));
+        } else if (choice == null) {
+            Difference body = bodyDifference(primary, primaryBody, shadow, shadowBody);
             if (body != null) {
-                lines.add(body);
+                found.add(body);
             }
         }
-        return lines;
+        return found;
     }
 
-    private static String bodyDifference(Answer primary, byte[] primaryBody, Answer shadow, byte[] shadowBody) {
+    private static Difference bodyDifference(Answer primary, byte[] primaryBody, Answer shadow, byte[] shadowBody) {
         if (primary.complete() && shadow.complete()) {
             if (Arrays.equals(primaryBody, shadowBody)) {
                 return null;
             }
-            int at = Arrays.mismatch(primaryBody, shadowBody);
-            return "body differs at byte " + at + " (primary " + primary.length() + " bytes, shadow " + shadow.length()
-                    + " bytes, hosts normalised): primary " + excerpt(primaryBody, at) + ", shadow " + excerpt(shadowBody, at);
+            String detail = bodyDetail(primary, primaryBody, shadow, shadowBody);
+            String primaryText = new String(primaryBody, ISO_8859_1);
+            String shadowText = new String(shadowBody, ISO_8859_1);
+            if (primaryText.replace("\r\n", "\n").equals(shadowText.replace("\r\n", "\n"))) {
+                return new Difference("line-endings", "body: line ends differ (primary " + lineEnds(primaryText)
+                        + ", shadow " + lineEnds(shadowText) + ")", detail);
+            }
+            if (primaryText.contains("Fault>") && shadowText.contains("Fault>")
+                    && withoutFaultText(primaryText).equals(withoutFaultText(shadowText))) {
+                return new Difference("fault-text", "body: the fault's text differs", detail);
+            }
+            return new Difference("body", "body differs", detail);
         }
         if (primary.length() == shadow.length() && Arrays.equals(primary.sha256(), shadow.sha256())) {
             return null;
         }
-        return "body differs (primary " + primary.length() + " bytes, SHA-256 " + HexFormat.of().formatHex(primary.sha256())
-                + "; shadow " + shadow.length() + " bytes, SHA-256 " + HexFormat.of().formatHex(shadow.sha256()) + ")";
+        return new Difference("body", "body differs (compared by length and SHA-256)", "body differs (primary "
+                + primary.length() + " bytes, SHA-256 " + HexFormat.of().formatHex(primary.sha256()) + "; shadow "
+                + shadow.length() + " bytes, SHA-256 " + HexFormat.of().formatHex(shadow.sha256()) + ")");
     }
 
-    /** The body from a little before {@code at}: as text where it is printable ASCII, else in hex. */
+    private static String bodyDetail(Answer primary, byte[] primaryBody, Answer shadow, byte[] shadowBody) {
+        if (!primary.complete() || !shadow.complete()) {
+            return "body: primary " + primary.length() + " bytes, shadow " + shadow.length() + " bytes";
+        }
+        int at = Arrays.mismatch(primaryBody, shadowBody);
+        if (at < 0) {
+            return "bodies equal (hosts normalised)";
+        }
+        return "body differs at byte " + at + " (primary " + primary.length() + " bytes, shadow " + shadow.length()
+                + " bytes, hosts normalised): primary " + excerpt(primaryBody, at) + ", shadow " + excerpt(shadowBody, at);
+    }
+
+    /** A write's outcome as a client reads it: the status and Success, Error or neither (a fault, an error page). */
+    private static String outcome(Answer answer) {
+        Matcher result = RESULT.matcher(new String(answer.body(), ISO_8859_1));
+        return answer.status() + " " + (result.find() ? result.group(1) : "without Success or Error");
+    }
+
+    private static String lineEnds(String text) {
+        boolean crlf = text.contains("\r\n");
+        boolean lf = text.replace("\r\n", "").contains("\n");
+        return crlf && lf ? "CRLF and LF" : crlf ? "CRLF" : lf ? "LF" : "none";
+    }
+
+    private static String withoutFaultText(String text) {
+        return FAULT_TEXT.matcher(text).replaceAll("$1$4");
+    }
+
+    /** The body from a little before {@code at}, as text, line ends and bytes outside UTF-8 made visible. */
     static String excerpt(byte[] body, int at) {
         int from = Math.max(0, at - EXCERPT_BEFORE);
         int to = Math.min(body.length, at + EXCERPT_AFTER);
         if (from >= to) {
             return "(ends)";
         }
-        boolean printable = true;
-        for (int i = from; i < to; i++) {
-            printable &= body[i] >= 0x20 && body[i] < 0x7F;
-        }
-        String shown = printable ? "\"" + new String(body, from, to - from, java.nio.charset.StandardCharsets.US_ASCII) + "\""
-                : HexFormat.of().formatHex(body, from, to);
-        return (from > 0 ? "..." : "") + shown + (to < body.length ? "..." : "");
+        return (from > 0 ? "..." : "") + "\"" + VisibleText.of(body, from, to) + "\"" + (to < body.length ? "..." : "");
     }
 
     private static String header(Answer answer, String name, HostNormaliser host) {

@@ -19,7 +19,8 @@ import org.eclipse.jetty.http.HttpFields;
 final class AnswerCopy {
     private final int maxBytes;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    private final MessageDigest digest = sha256();
+    /** Hashes the body once it is longer than what is kept; a complete body is hashed only if a report asks. */
+    private MessageDigest digest;
     private int status;
     private List<Map.Entry<String, String>> headers = List.of();
     private long length;
@@ -42,17 +43,33 @@ final class AnswerCopy {
         ByteBuffer view = bytes.slice();
         length += view.remaining();
         int keep = Math.min(view.remaining(), Math.max(0, maxBytes - body.size()));
+        if (keep < view.remaining() && digest == null) {
+            digest = sha256();
+            digest.update(body.toByteArray());
+        }
         if (keep > 0) {
             byte[] kept = new byte[keep];
             view.duplicate().get(kept);
             body.write(kept, 0, keep);
         }
-        digest.update(view);
+        if (digest != null) {
+            digest.update(view);
+        }
     }
 
-    /** The answer as collected. */
+    /** The body's length so far. */
+    long length() {
+        return length;
+    }
+
+    /** The body's first bytes kept so far (at most {@code maxBytes}), copied. */
+    byte[] held() {
+        return body.toByteArray();
+    }
+
+    /** The answer as collected; once. */
     Answer answer() {
-        return new Answer(status, headers, body.toByteArray(), length, digest.digest(), null);
+        return new Answer(status, headers, body.toByteArray(), length, digest == null ? null : digest.digest(), null);
     }
 
     static byte[] sha256Of(byte[] bytes) {

@@ -25,6 +25,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.storeservice.codec.Binding;
 
 /**
  * One client request through the proxy, from its head to the copy queued for the shadow.
@@ -36,12 +37,14 @@ import org.slf4j.LoggerFactory;
  *       write, its key.</li>
  *   <li><b>Its turn.</b> A write waits for its key's turn ({@link KeyTurns}): one write of a key at a time.</li>
  *   <li><b>The primary.</b> Sent once, from the copy, with the client's headers ({@link ForwardedHeaders}). Its answer
- *       streams to the client as it comes, status line, headers and body as the primary sent them, each chunk
- *       written before the next is read; the first bytes are kept for the comparison ({@link AnswerCopy}).</li>
- *   <li><b>The copy.</b> Once the client's answer is complete, the request and the primary's answer are queued for the
- *       shadow ({@link ShadowQueue}), then the key's turn is given back. A client that went away meanwhile changes
- *       nothing: the primary's answer is read to its end and the copy queued all the same, so both stores get the
- *       write.</li>
+ *       goes to the client as it comes, status line, headers and body as the primary sent them ({@link ClientWriter}:
+ *       the primary is read on while the client takes its answer, within a bound); the first bytes are kept for the
+ *       comparison ({@link AnswerCopy}). A metadata answer (WSDL, disco, help page) is held whole and names the proxy's
+ *       address where the primary named its own ({@link AddressRewriter}).</li>
+ *   <li><b>The copy.</b> Once the primary has answered, the request and the primary's answer are queued for the
+ *       shadow ({@link ShadowQueue}), then the key's turn is given back, whether or not the client has read its answer
+ *       yet. A client that went away meanwhile changes nothing: the primary's answer is read to its end and the copy
+ *       queued all the same, so both stores get the write.</li>
  * </ol>
  *
  * <p>A body larger than the proxy copies is not held: it streams to the primary as it arrives and is neither read nor
@@ -67,16 +70,22 @@ final class Exchange {
     /** Whether the client sent a body (Content-Length, even 0, or chunked): the copies send one, with its length. */
     private final boolean framed;
     private final List<HttpField> forwarded;
+    /** How the client called the proxy: its scheme and its {@code Host}, for a metadata answer's addresses. */
+    private final String clientScheme;
+    private final String clientHost;
 
     private BodyCopy copy;
     private Classification classification = Classification.UNREAD;
     private boolean atEndpoint;
     private boolean streamed;
     private AnswerCopy answer;
+    private ClientWriter writer;
+    /** A write sent out of its key's turn, too many writes of the key waiting: not mirrored, its key listed. */
+    private boolean outOfTurn;
+    /** Whether the primary's answer is held whole, to name the proxy's address in it: a metadata answer. */
+    private boolean holding;
     /** Set once the primary's status and headers were put on the client's response. */
     private volatile boolean headersCopied;
-    /** Why the client's response could not be written, once it could not; the primary's answer is still read. */
-    private volatile Throwable clientGone;
 
     Exchange(Exchanges exchanges, Request request, Response response, Callback callback) {
         this.exchanges = exchanges;
@@ -101,6 +110,10 @@ final class Exchange {
             headers.add(new HttpField(HttpHeader.CONTENT_LENGTH, "0")); // sent as the client sent it
         }
         this.forwarded = headers;
+        this.clientScheme = request.getHttpURI().getScheme() == null ? "http" : request.getHttpURI().getScheme();
+        String host = request.getHeaders().get(HttpHeader.HOST);
+        this.clientHost = host != null && !host.isBlank() ? host.strip()
+                : Request.getServerName(request) + ":" + Request.getServerPort(request);
     }
 
     void start() {
@@ -160,7 +173,12 @@ final class Exchange {
             }
         }
         if (classification.writes()) {
-            exchanges.turns.take(classification.key(), this::sendToPrimary);
+            if (!exchanges.turns.take(classification.key(), this::sendToPrimary)) {
+                outOfTurn = true; // not delayed further, and not mirrored: its key listed now
+                exchanges.reports.dropped(time, classification, "too many writes of this key were waiting for their"
+                        + " turn; sent to the primary out of turn, not to the shadow");
+                sendToPrimary();
+            }
         } else {
             sendToPrimary();
         }
@@ -207,6 +225,8 @@ final class Exchange {
     private void primaryHeaders(org.eclipse.jetty.client.Response primary) {
         answer = new AnswerCopy(exchanges.maxAnswerBytes);
         answer.head(primary.getStatus(), primary.getHeaders());
+        writer = new ClientWriter(response, exchanges.maxAnswerBytes);
+        holding = atEndpoint && classification.binding() == Binding.METADATA;
         PrimaryReason.setStatus(response, primary.getStatus(), primary.getReason());
         HttpFields.Mutable headers = response.getHeaders();
         for (HttpField field : primary.getHeaders()) {
@@ -217,64 +237,80 @@ final class Exchange {
         headersCopied = true;
     }
 
-    /** One chunk of the primary's body: kept for the comparison, written to the client, then the next one asked for. */
+    /** One chunk of the primary's body: kept for the comparison, then written to the client (or held, see holding). */
     private void primaryContent(org.eclipse.jetty.client.Response primary, Content.Chunk chunk, Runnable next) {
+        long before = answer.length();
         answer.append(chunk.getByteBuffer());
-        if (clientGone != null) {
-            next.run();
-            return;
+        if (holding) {
+            if (answer.length() <= exchanges.maxAnswerBytes) {
+                next.run(); // held in the answer's copy, written whole at its end
+                return;
+            }
+            holding = false; // too long to hold: what was held goes first, as it came, the rest streams
+            writer.write(ByteBuffer.wrap(answer.held(), 0, (int) before));
         }
-        chunk.retain();
-        response.write(false, chunk.getByteBuffer(), Callback.from(() -> {
-            chunk.release();
-            next.run();
-        }, failure -> {
-            chunk.release();
-            clientGone = failure;
-            next.run();
-        }));
+        writer.write(chunk, next);
     }
 
     private void primaryComplete(Result result) {
         if (ShadowSender.answered(result) && answer != null) {
-            if (clientGone != null) {
-                finish(clientGone, null);
-                return;
+            Answer primaryAnswer = answer.answer();
+            ByteBuffer rest = BufferUtil.EMPTY_BUFFER;
+            if (holding) {
+                primaryAnswer = clientsAddress(primaryAnswer);
+                rest = ByteBuffer.wrap(primaryAnswer.body());
             }
-            response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(() -> finish(null, null), x -> finish(x, null)));
+            release(null, primaryAnswer); // the primary has answered: the copy queued, the key's turn given back
+            writer.end(rest, callback);
             return;
         }
         Throwable failure = result.getFailure();
         String why = ShadowSender.describe(failure);
         int status = failure instanceof TimeoutException ? HttpStatus.GATEWAY_TIMEOUT_504 : HttpStatus.BAD_GATEWAY_502;
         exchanges.failures.primaryFailed(method + " " + rawPath, why, status);
-        if (headersCopied || clientGone != null) {
-            finish(failure, why); // the answer was begun: the client's connection is cut, as the primary's was
+        release(why, null);
+        if (headersCopied) {
+            // The answer was begun: the client's connection is cut once what came is written, as the primary's was.
+            writer.then(() -> callback.failed(failure));
             return;
         }
         byte[] text = HttpStatus.getMessage(status).getBytes(US_ASCII);
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
-        response.write(true, ByteBuffer.wrap(text), Callback.from(() -> finish(null, why), x -> finish(x, why)));
+        response.write(true, ByteBuffer.wrap(text), callback);
     }
 
     /**
-     * The client's answer is complete (or cannot be): ends the exchange, queues the copy, gives the key's turn back.
-     *
-     * @param clientSide why the client's answer could not be written whole, or {@code null}
-     * @param primaryFailure why the primary gave no answer, or {@code null} if it answered
+     * The held metadata answer naming the address the client called where the primary named its own, its
+     * {@code Content-Length} set to match; the answer as it came if it names neither or was not held whole.
      */
-    private void finish(Throwable clientSide, String primaryFailure) {
-        if (clientSide == null) {
-            callback.succeeded();
-        } else {
-            callback.failed(clientSide);
+    private Answer clientsAddress(Answer held) {
+        if (!held.complete()) {
+            return held;
         }
+        byte[] body = exchanges.primaryAddress.rewrite(held.body(), clientScheme, clientHost);
+        if (body == held.body()) {
+            return held;
+        }
+        if (response.getHeaders().contains(HttpHeader.CONTENT_LENGTH)) {
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        }
+        return new Answer(held.status(), held.headers(), body, body.length, AnswerCopy.sha256Of(body), null);
+    }
+
+    /**
+     * The primary has answered, or cannot: queues the copy (or says why there is none) and gives the key's turn back,
+     * whether or not the client has its answer yet.
+     *
+     * @param primaryFailure why the primary gave no answer, or {@code null} if it answered
+     * @param primaryAnswer its answer, when it answered
+     */
+    private void release(String primaryFailure, Answer primaryAnswer) {
         try {
             if (streamed) {
                 exchanges.reports.notMirrored(classification);
-            } else if (!atEndpoint) {
+            } else if (!atEndpoint || outOfTurn) {
                 copy.close();
             } else if (primaryFailure != null) {
                 copy.close();
@@ -286,10 +322,10 @@ final class Exchange {
                     body = null;
                 }
                 exchanges.queue.offer(new Mirror(time, classification, method, rawPath, pathSuffix(), rawQuery,
-                        forwarded, body, answer.answer()));
+                        forwarded, body, primaryAnswer, holding ? clientScheme + "://" + clientHost : null));
             }
         } finally {
-            if (classification.writes()) {
+            if (classification.writes() && !outOfTurn) {
                 exchanges.turns.giveBack(classification.key());
             }
         }

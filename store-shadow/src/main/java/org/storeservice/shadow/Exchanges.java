@@ -21,6 +21,8 @@ final class Exchanges {
     final int maxAnswerBytes;
     final long primaryIdleMillis;
     final FailureLog failures;
+    /** Names the proxy's address in the primary's metadata answers where the primary named its own. */
+    final AddressRewriter primaryAddress;
 
     Exchanges(Upstream primary, RequestClassifier classifier, KeyTurns turns, ShadowQueue queue, Reports reports,
             BodyMemoryBudget memory, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
@@ -36,6 +38,7 @@ final class Exchanges {
         this.maxAnswerBytes = maxAnswerBytes;
         this.primaryIdleMillis = primaryIdleMillis;
         this.failures = new FailureLog();
+        this.primaryAddress = new AddressRewriter(primary.endpoint());
     }
 
     void start(Request request, Response response, Callback callback) {

@@ -9,19 +9,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A JSON Lines file the proxy appends to (the differences, the dropped keys), rotated by size: once a line would take {@code FILE} past its size bound,
  * {@code FILE} becomes {@code FILE.1} ({@code FILE.1} becomes {@code FILE.2}, and so on, the oldest beyond
  * {@code keep} deleted) and a new {@code FILE} begins. A line is never split; each is flushed as written, so
- * {@code tail -f} sees it at once. Thread-safe.
+ * {@code tail -f} sees it at once. A rotation that fails (a rotated file that cannot be moved or deleted) loses no
+ * line: the lines go on to {@code FILE}, a warning says so, and the rotation is tried again once {@code FILE} has grown
+ * by the size bound once more. Thread-safe.
  */
 final class JsonLinesFile implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(ShadowProxy.class);
     private final Path file;
     private final long maxBytes;
     private final int keep;
     private OutputStream out;
     private long written;
+    /** The size at which the next rotation is due. */
+    private long rotateAt;
 
     /**
      * Opens {@code file} for appending (creating it), counting what it already holds.
@@ -43,11 +50,12 @@ final class JsonLinesFile implements Closeable {
         }
         out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         written = Files.size(file);
+        rotateAt = maxBytes;
     }
 
     synchronized void write(String line) throws IOException {
         byte[] bytes = (line + "\n").getBytes(UTF_8);
-        if (written > 0 && written + bytes.length > maxBytes) {
+        if (written > 0 && written + bytes.length > rotateAt) {
             rotate();
         }
         out.write(bytes);
@@ -57,6 +65,19 @@ final class JsonLinesFile implements Closeable {
 
     private void rotate() throws IOException {
         out.close();
+        try {
+            shift();
+        } catch (IOException e) {
+            // Never lose a line for want of a rotation: go on writing to this file, and try again a bound later.
+            log.warn("Could not rotate {} ({}); writing on to it, {} bytes now", file, e.toString(), written);
+            out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            rotateAt = Math.max(maxBytes, written) + maxBytes;
+            return;
+        }
+        open();
+    }
+
+    private void shift() throws IOException {
         if (keep == 0) {
             Files.delete(file);
         } else {
@@ -68,7 +89,6 @@ final class JsonLinesFile implements Closeable {
             }
             Files.move(file, rotated(1), StandardCopyOption.REPLACE_EXISTING);
         }
-        open();
     }
 
     private Path rotated(int index) {

@@ -14,20 +14,34 @@ import java.util.Map;
  * in the other. Writes of different keys never wait for each other. Thread-safe.
  */
 final class KeyTurns {
+    /** The most writes of one key waiting for its turn; a write beyond it is not made to wait (see {@link #take}). */
+    static final int MAX_WAITING = 64;
+
     /** Each key whose turn is taken, with the writes waiting for it in arrival order. */
     private final Map<String, Deque<Runnable>> taken = new HashMap<>();
 
-    /** Runs {@code go} once {@code key}'s turn is this caller's: now, on this thread, or on the thread that gives it back. */
-    void take(String key, Runnable go) {
+    /**
+     * Runs {@code go} once {@code key}'s turn is this caller's: now, on this thread, or on the thread that gives it back;
+     * unless {@link #MAX_WAITING} writes of the key wait already, so that one client holding a key cannot make the
+     * others pile up behind it.
+     *
+     * @return {@code false}, without running {@code go}, if too many writes of the key wait: the caller sends its write
+     *     out of turn and does not mirror it (its key listed), and gives no turn back
+     */
+    boolean take(String key, Runnable go) {
         synchronized (this) {
             Deque<Runnable> waiting = taken.get(key);
             if (waiting != null) {
+                if (waiting.size() >= MAX_WAITING) {
+                    return false;
+                }
                 waiting.addLast(go);
-                return;
+                return true;
             }
             taken.put(key, new ArrayDeque<>(2));
         }
         go.run();
+        return true;
     }
 
     /** Gives {@code key}'s turn to the next waiting write, if any, which then runs on this thread. */

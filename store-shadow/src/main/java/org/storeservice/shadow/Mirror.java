@@ -2,6 +2,7 @@ package org.storeservice.shadow;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.http.HttpField;
 
 /**
@@ -13,9 +14,16 @@ import org.eclipse.jetty.http.HttpField;
  * @param pathSuffix the path below the endpoint path ({@code ""}, {@code "/WriteString"}, ...)
  * @param rawQuery the query as sent, or {@code null}
  * @param body the body copy, or {@code null} for none
+ * @param primary the primary's answer, as the client got it
+ * @param clientAddress for a metadata answer, the scheme and {@code Host} the client called
+ *     ({@code http://proxy:8080}): the shadow's own address in its answer is read as this, as the primary's was; else
+ *     {@code null}
  */
 record Mirror(Instant time, Classification request, String method, String rawPath, String pathSuffix, String rawQuery,
-        List<HttpField> headers, BodyCopy body, Answer primary) implements AutoCloseable {
+        List<HttpField> headers, BodyCopy body, Answer primary, String clientAddress) implements AutoCloseable {
+    /** What a copy holds besides the strings and arrays counted: its objects, roughly. */
+    static final int OVERHEAD_BYTES = 512;
+
     Mirror {
         headers = List.copyOf(headers);
     }
@@ -25,9 +33,22 @@ record Mirror(Instant time, Classification request, String method, String rawPat
         return method + " " + rawPath + (rawQuery == null ? "" : "?" + rawQuery);
     }
 
-    /** What it holds while queued: the body and the primary's answer. */
+    /**
+     * What it holds while queued, everything counted: the request line (method, path, query), the key, the headers,
+     * the body, and the primary's answer (headers and kept body), a character counted as a byte (the JDK stores these
+     * strings, ASCII, one byte a character), plus {@link #OVERHEAD_BYTES}.
+     */
     long bytes() {
-        return (body == null ? 0 : body.size()) + primary.body().length;
+        long held = OVERHEAD_BYTES + method.length() + rawPath.length() + pathSuffix.length()
+                + (rawQuery == null ? 0 : rawQuery.length()) + (request.key() == null ? 0 : request.key().length())
+                + (clientAddress == null ? 0 : clientAddress.length());
+        for (HttpField header : headers) {
+            held += header.getName().length() + (header.getValue() == null ? 0 : header.getValue().length());
+        }
+        for (Map.Entry<String, String> header : primary.headers()) {
+            held += header.getKey().length() + header.getValue().length();
+        }
+        return held + (body == null ? 0 : body.size()) + primary.body().length;
     }
 
     @Override

@@ -45,16 +45,25 @@ final class Reports implements Closeable {
         observe(mirror.request(), ShadowResult.MATCHED);
     }
 
-    /** Writes the difference, then tells the observer: whoever counts it finds its line written. */
-    void differing(Mirror mirror, Answer shadow, List<String> found) {
+    /**
+     * Writes the difference, then tells the observer: whoever counts it finds its line written.
+     *
+     * @param accepted the accept rules' reasons when every part of it is understood, else {@code null}
+     */
+    void differing(Mirror mirror, Answer shadow, List<Difference> found, List<String> accepted) {
         Classification request = mirror.request();
-        String line = new JsonLine()
+        JsonLine json = new JsonLine()
                 .field("time", mirror.time().toString())
                 .field("binding", request.binding().tag())
                 .field("operation", request.operation())
                 .cutField("key", request.key(), maxChars)
                 .cutField("request", mirror.requestLine(), maxChars)
-                .field("differences", found)
+                .field("causes", found.stream().map(Difference::cause).toList())
+                .field("differences", found.stream().map(Difference::detail).toList());
+        if (accepted != null) {
+            json.field("accepted", accepted);
+        }
+        String line = json
                 .field("primary", answer(mirror.primary()))
                 .field("shadow", answer(shadow))
                 .end();
@@ -67,7 +76,7 @@ final class Reports implements Closeable {
                 log.warn("Could not write to the differences file; the difference: {}", line, e);
             }
         }
-        observe(request, ShadowResult.DIFFERING);
+        observe(request, accepted == null ? ShadowResult.DIFFERING : ShadowResult.ACCEPTED);
     }
 
     /** The shadow gave no answer: a write's key is listed, since the shadow may or may not have it. */
@@ -80,6 +89,12 @@ final class Reports implements Closeable {
     void dropped(Mirror mirror, String why) {
         listKey(mirror.time(), mirror.request(), why);
         observe(mirror.request(), ShadowResult.DROPPED);
+    }
+
+    /** The request was not mirrored, for the reason given: a write's key is listed. */
+    void dropped(Instant time, Classification request, String why) {
+        listKey(time, request, why);
+        observe(request, ShadowResult.DROPPED);
     }
 
     /** The primary gave no answer: nothing mirrored, and a write's key is listed, since the primary may have it. */

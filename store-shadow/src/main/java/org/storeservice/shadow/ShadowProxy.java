@@ -75,8 +75,11 @@ public final class ShadowProxy implements AutoCloseable {
     static final int MAX_ANSWER_BYTES = 1024 * 1024;
     /** The longest key, request line or body written whole to the differences file; longer ones are cut. */
     static final int MAX_REPORTED_CHARS = 4096;
-    /** The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it. */
-    static final int MAX_HEAD_BYTES = 64 * 1024;
+    /**
+     * The largest request head: above IIS's 16 KiB, so that a head IIS refuses reaches it and is refused by it; 1 KiB
+     * below the buffer the head is sent on in, for the X-Forwarded-For the proxy adds.
+     */
+    static final int MAX_HEAD_BYTES = Upstream.REQUEST_HEAD_BUFFER_BYTES - 1024;
 
     /** NEW, SERVING once started, DRAINING while readiness answers 503 and it serves on, STOPPING, STOPPED. */
     private enum State { NEW, SERVING, DRAINING, STOPPING, STOPPED }
@@ -115,7 +118,9 @@ public final class ShadowProxy implements AutoCloseable {
             reports = new Reports(
                     settings.differences == null ? null
                             : new JsonLinesFile(settings.differences, settings.differencesMaxBytes, settings.differencesFiles),
-                    settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys, Long.MAX_VALUE, 0),
+                    // Rotated like the differences file, one file kept at least: each line is a key to re-sync.
+                    settings.droppedKeys == null ? null : new JsonLinesFile(settings.droppedKeys,
+                            settings.differencesMaxBytes, Math.max(1, settings.differencesFiles)),
                     settings.observer, MAX_REPORTED_CHARS);
             management = settings.door.managementServer(this::notReadyReason);
             if (management != null) {
@@ -125,7 +130,8 @@ public final class ShadowProxy implements AutoCloseable {
             shadow = new Upstream(settings.shadow, "store-shadow-copies", settings.shadowConcurrency,
                     Math.max(8, settings.shadowConcurrency));
             ShadowSender sender = new ShadowSender(shadow, primary.endpointPath(),
-                    new AnswerComparison(settings.primary, settings.shadow), reports,
+                    new AnswerComparison(settings.primary, settings.shadow),
+                    settings.accept == null ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
                     settings.shadowTimeout.toMillis(), MAX_ANSWER_BYTES);
             queue = new ShadowQueue(settings.queueBytes, settings.shadowConcurrency, sender::send, this::dropped);
             sender.queue(queue);
@@ -349,6 +355,7 @@ public final class ShadowProxy implements AutoCloseable {
         long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
         int differencesFiles = DEFAULT_DIFFERENCES_FILES;
         Path droppedKeys;
+        Path accept;
         ShadowObserver observer;
 
         Settings copy() {
@@ -464,6 +471,15 @@ public final class ShadowProxy implements AutoCloseable {
          */
         public Builder droppedKeys(Path file) {
             settings.droppedKeys = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * The rules of the understood differences, read at start (one a line: BINDING OPERATION WHAT REASON; a bad line
+         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default.
+         */
+        public Builder accept(Path file) {
+            settings.accept = Objects.requireNonNull(file, "file");
             return this;
         }
 

@@ -6,6 +6,11 @@ public enum ShadowResult {
     MATCHED("matched"),
     /** Mirrored, and the shadow's answer differs (written to the differences file). */
     DIFFERING("differing"),
+    /**
+     * Mirrored, and the shadow's answer differs only in ways the accept rules say are understood (written to the
+     * differences file, marked with the rules' reasons).
+     */
+    ACCEPTED("accepted"),
     /** Mirrored, and the shadow gave no answer (refused, reset, timed out); a write's key is listed. */
     SHADOW_ERROR("shadow_error"),
     /** Not mirrored: the queue for the shadow was full, or the proxy stopped first; a write's key is listed. */
@@ -21,7 +26,7 @@ public enum ShadowResult {
         this.tag = tag;
     }
 
-    /** Its name in metrics: {@code matched}, {@code differing}, {@code shadow_error}, ... */
+    /** Its name in metrics: {@code matched}, {@code differing}, {@code accepted}, {@code shadow_error}, ... */
     public String tag() {
         return tag;
     }

@@ -17,19 +17,24 @@ final class ShadowSender {
     /** Whether the shadow's endpoint path is the primary's: it is then sent the path as the client wrote it. */
     private final boolean samePath;
     private final AnswerComparison comparison;
+    private final AcceptRules accept;
     private final Reports reports;
     private final long timeoutMillis;
     private final int maxAnswerBytes;
+    /** Reads the shadow's own address in its metadata answers as the client's, as the primary's was. */
+    private final AddressRewriter shadowAddress;
     private ShadowQueue queue;
 
-    ShadowSender(Upstream shadow, String primaryEndpointPath, AnswerComparison comparison, Reports reports,
-            long timeoutMillis, int maxAnswerBytes) {
+    ShadowSender(Upstream shadow, String primaryEndpointPath, AnswerComparison comparison, AcceptRules accept,
+            Reports reports, long timeoutMillis, int maxAnswerBytes) {
+        this.accept = accept;
         this.shadow = shadow;
         this.samePath = shadow.endpointPath().equals(primaryEndpointPath);
         this.comparison = comparison;
         this.reports = reports;
         this.timeoutMillis = timeoutMillis;
         this.maxAnswerBytes = maxAnswerBytes;
+        this.shadowAddress = new AddressRewriter(shadow.endpoint());
     }
 
     /** The queue to tell; set once, before the first copy. */
@@ -68,16 +73,28 @@ final class ShadowSender {
                 reports.shadowFailed(mirror, describe(failure));
                 return;
             }
-            List<String> differences = comparison.differences(mirror.primary(), answer);
+            if (mirror.clientAddress() != null && answer.complete()) {
+                answer = clientsAddress(answer, mirror.clientAddress());
+            }
+            List<Difference> differences = comparison.differences(mirror.primary(), answer, mirror.request().writes());
             if (differences.isEmpty()) {
                 reports.matched(mirror);
             } else {
-                reports.differing(mirror, answer, differences);
+                reports.differing(mirror, answer, differences, accept.accepted(mirror.request(), differences));
             }
         } finally {
             mirror.close();
             queue.sent(mirror);
         }
+    }
+
+    /** The shadow's metadata answer naming the client's address where it named its own, as the primary's does. */
+    private Answer clientsAddress(Answer answer, String clientAddress) {
+        int scheme = clientAddress.indexOf("://");
+        byte[] body = shadowAddress.rewrite(answer.body(), clientAddress.substring(0, scheme),
+                clientAddress.substring(scheme + 3));
+        return body == answer.body() ? answer
+                : new Answer(answer.status(), answer.headers(), body, body.length, AnswerCopy.sha256Of(body), null);
     }
 
     /** A failure in a few words: its type and message, without a stack. */

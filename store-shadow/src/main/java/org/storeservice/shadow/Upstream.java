@@ -24,10 +24,12 @@ final class Upstream implements AutoCloseable {
      * fail it (it is never sent again: it might be a write).
      */
     static final long POOLED_IDLE_MILLIS = 15_000;
+    /** The buffer a request's head is written into: the largest Jetty's buffer pool reuses (64 KiB). */
+    static final int REQUEST_HEAD_BUFFER_BYTES = 64 * 1024;
 
     private final URI endpoint;
     private final HttpClient client;
-    private final String origin;
+    private final URI origin;
 
     /**
      * @param name the name of its threads
@@ -35,7 +37,7 @@ final class Upstream implements AutoCloseable {
      */
     Upstream(URI endpoint, String name, int maxConnections, int maxThreads) {
         this.endpoint = endpoint;
-        this.origin = endpoint.getScheme() + "://" + endpoint.getRawAuthority();
+        this.origin = URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority()); // parsed once, not per request
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
         threads.setName(name);
         client = new HttpClient();
@@ -52,6 +54,11 @@ final class Upstream implements AutoCloseable {
         client.setIdleTimeout(POOLED_IDLE_MILLIS);
         client.setConnectTimeout(10_000);
         client.setMaxResponseHeadersSize(64 * 1024);
+        // Room for any head the proxy takes from a client (and the X-Forwarded-For it adds): with Jetty's default,
+        // 4 KiB, an HTTP GET write of a longer value failed with 502 and was never sent to the service. 64 KiB is the
+        // largest buffer Jetty's pool keeps for reuse: a larger one was allocated for every request, and cost more CPU
+        // per request than anything else the proxy does (BENCHMARKS.md, twenty-third round).
+        client.setRequestBufferSize(REQUEST_HEAD_BUFFER_BYTES);
     }
 
     void start() throws Exception {
@@ -74,7 +81,7 @@ final class Upstream implements AutoCloseable {
      * @param idleMillis how long the exchange may see no traffic before it fails
      */
     Request newRequest(String method, String rawPath, String rawQuery, List<HttpField> headers, long idleMillis) {
-        return client.newRequest(URI.create(origin))
+        return client.newRequest(origin)
                 .method(method)
                 .version(HttpVersion.HTTP_1_1)
                 .path(rawQuery == null ? rawPath : rawPath + "?" + rawQuery)

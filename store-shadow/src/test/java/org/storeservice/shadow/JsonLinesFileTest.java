@@ -37,4 +37,24 @@ class JsonLinesFileTest {
         assertEquals(List.of("{\"new\":1}"), Files.readAllLines(file), "past its size with the old line: a new file");
         assertFalse(Files.exists(directory.resolve("keys.jsonl.1")), "none kept");
     }
+
+    @Test
+    void aRotationThatFailsLosesNoLineAndIsTriedAgainLater() throws Exception {
+        Path file = directory.resolve("dropped-keys.jsonl");
+        Path blocker = Files.createDirectories(directory.resolve("dropped-keys.jsonl.1"));
+        Files.writeString(blocker.resolve("inside"), "x"); // a non-empty directory where FILE.1 goes: it cannot be replaced
+        try (JsonLinesFile lines = new JsonLinesFile(file, 20, 1)) {
+            for (int i = 1; i <= 3; i++) {
+                lines.write("{\"n\":" + i + ",\"x\":1}");
+            }
+            assertEquals(List.of("{\"n\":1,\"x\":1}", "{\"n\":2,\"x\":1}", "{\"n\":3,\"x\":1}"),
+                    Files.readAllLines(file), "every line in the current file, the rotation having failed");
+            Files.delete(blocker.resolve("inside"));
+            Files.delete(blocker);
+            lines.write("{\"n\":4,\"x\":1}");
+        }
+        assertEquals(3, Files.readAllLines(directory.resolve("dropped-keys.jsonl.1")).size(),
+                "tried again once the file grew by the bound again, and rotated then");
+        assertEquals(List.of("{\"n\":4,\"x\":1}"), Files.readAllLines(file));
+    }
 }
