@@ -13,6 +13,7 @@ import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.RequestLogWriter;
 import org.storeservice.jetty.AddressRanges;
@@ -102,6 +103,9 @@ final class OperationsOptions {
                     + " Env: STORE_TRUSTED_PROXIES.")
     AddressRanges trustedProxies;
 
+    /** Writes each access log line in the format of {@code --log-format} (set by the command). */
+    UnaryOperator<RequestLog.Writer> accessLogFormat = UnaryOperator.identity();
+
     /**
      * Sets these options on {@code builder}.
      *
@@ -118,7 +122,7 @@ final class OperationsOptions {
             builder.managementPort(managementPort).managementHost(managementHost);
         }
         if (accessLog != null) {
-            builder.accessLog(accessLog.equals("-") ? standardOutput(out) : fileWriter(accessLog));
+            builder.accessLog(accessLogFormat.apply(accessLog.equals("-") ? standardOutput(out) : fileWriter(accessLog)));
         }
         if (tlsKeystore != null) {
             char[] password = keystorePassword(environment);

@@ -15,6 +15,7 @@ import org.storeservice.jetty.StoreServer;
 import org.storeservice.shadow.ShadowProxy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -142,6 +143,9 @@ final class ShadowCommand implements Callable<Integer> {
                     + " Env: STORE_LOG_LEVEL.")
     LogLevel logLevel;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     private final ToolContext context;
     private final PrintStream out;
     private final AtomicReference<ShadowProxy> running;
@@ -191,6 +195,7 @@ final class ShadowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        logFormat.apply();
         if (logLevel != null) {
             logLevel.apply();
         }
