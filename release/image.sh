@@ -25,11 +25,21 @@ fail() { echo "image: FAILED: $*" >&2; exit 1; }
 [ -f "$jar" ] || fail "no $jar (build it with: mvn -B -ntp -q package -DskipTests)"
 command -v mmdebstrap >/dev/null || fail "no mmdebstrap (apt-get install mmdebstrap)"
 
-java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
-[ -f "$java_home/jmods/java.base.jmod" ] || fail "the JDK at $java_home has no jmods for jlink (Debian's openjdk-17-jdk-headless has)"
+# jlink needs a JDK with jmods: JAVA_HOME's, else the one javac runs, else the first under /usr/lib/jvm.
+java_home=""
+for candidate in "${JAVA_HOME:-}" "$(dirname "$(dirname "$(readlink -f "$(command -v javac || echo /)")")")" /usr/lib/jvm/*; do
+  if [ -n "$candidate" ] && [ -f "$candidate/jmods/java.base.jmod" ] && [ -x "$candidate/bin/jlink" ]; then
+    java_home=$candidate
+    break
+  fi
+done
+[ -n "$java_home" ] || fail "no JDK with jmods for jlink (Debian's openjdk-17-jdk-headless has them)"
 version=$(unzip -p "$jar" store-server-version.properties | sed -n 's/^version=//p' | tr -d '\r')
 [ -n "$version" ] || fail "no version in $jar"
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct)}
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+  SOURCE_DATE_EPOCH=$(git -C "$root" log -1 --format=%ct) || fail "no commit to take the time from; set SOURCE_DATE_EPOCH"
+fi
+export SOURCE_DATE_EPOCH
 case "$(uname -m)" in
   x86_64) arch=amd64 sqlite_dir=Linux/x86_64 ;;
   aarch64) arch=arm64 sqlite_dir=Linux/aarch64 ;;

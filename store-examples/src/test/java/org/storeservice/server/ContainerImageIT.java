@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The container image as a user runs it (docs/install.md, "Container"): release/image.sh builds it from the server jar
  * (or {@code STORE_TEST_IMAGE} names an archive the same CI run built), {@code podman load} takes it under the name
  * image.sh gives, and it serves with a read-only root file system (no tmpfs either: nothing needs /tmp) as its
- * non-root user, on host networking with ephemeral ports. A write; {@code podman stop} (SIGTERM) ends it after its
- * drain with status 0 within the stop time it was given (past it, podman kills it and the status is 137); a new
- * container on the same volume reads the value with {@code get} and {@code export}.
+ * non-root user, on host networking with ephemeral ports, its log as JSON. A write; {@code podman stop} (SIGTERM)
+ * ends it after its drain with status 0 within the stop time it was given (past it, podman kills it and the status is
+ * 137); a new container on the same volume reads the value with {@code get} and {@code export}.
  *
  * <p>podman runs with a storage of its own in a temporary directory (nothing of the machine's images or volumes is
  * touched) and a containers.conf of its own: runc, no default ulimits, cgroupfs (../shared/notes/containers.md).
@@ -88,7 +88,7 @@ class ContainerImageIT {
         int port = freePort();
         int managementPort = freePort();
         String container = podman("run", "-d", "--read-only", "--read-only-tmpfs=false", "--network", "host",
-                "-v", "store-data:/var/lib/store", image, "serve", "--port", "" + port,
+                "-e", "STORE_LOG_FORMAT=json", "-v", "store-data:/var/lib/store", image, "serve", "--port", "" + port,
                 "--management-port", "" + managementPort, "--drain-time", "" + DRAIN_SECONDS,
                 "--stop-timeout", "" + STOP_TIMEOUT_SECONDS).strip();
         awaitReady(container, URI.create("http://127.0.0.1:" + managementPort + "/health/ready"));
@@ -105,7 +105,12 @@ class ContainerImageIT {
         assertEquals("0", podman("inspect", "--format", "{{.State.ExitCode}}", container).strip(),
                 () -> "exit code after podman stop; its log:\n" + logs(container));
         String log = logs(container);
-        assertTrue(log.contains("Draining") && log.contains("Stopped"), log);
+        // podman logs gives standard output (the endpoint URL) and error (the log, JSON as asked) together.
+        for (String line : log.strip().split("\n")) {
+            assertTrue(line.startsWith("{\"@timestamp\":") || line.matches("http://localhost:" + port + "/API/Store\\.asmx"),
+                    line);
+        }
+        assertTrue(log.contains("\"message\":\"Draining") && log.contains("\"message\":\"Stopped\""), log);
 
         List<String> again = List.of("run", "--rm", "--read-only", "--read-only-tmpfs=false", "--network", "none",
                 "-v", "store-data:/var/lib/store", image);
