@@ -4,12 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import co.elastic.logging.logback.EcsEncoder;
 import org.slf4j.Logger;
@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 /**
  * The server's logback set-up, in code rather than an XML file (no parser at start): every message to standard
  * error (standard output carries only the endpoint URL), at info, Jetty at warn and HikariCP at error (the storage says
- * what a failover did; HikariCP's own warnings carry stack traces), in the {@link LogFormat} asked for. logback finds
+ * what a failover did; HikariCP's own warnings carry stack traces), in the {@link LogFormat} asked for: text lines
+ * ({@code TextLogLayout}) or Elastic's ECS encoder. logback finds
  * it through {@code META-INF/services}, for the text format; {@link LogFormat#apply} sets it up again for JSON.
  *
  * <p>A logger's level can still be set on its own with the system property slf4j-simple read, which the docs name,
@@ -27,8 +28,6 @@ import org.slf4j.Logger;
 public final class ServerLogConfigurator extends ContextAwareBase implements Configurator {
     /** The context property that records the format set up. */
     static final String FORMAT_PROPERTY = "store.log.format";
-    /** Text lines as slf4j-simple wrote them before: time, level, the logger's short name, message, stack trace. */
-    static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSZ} %level %logger{0} - %msg%n";
     private static final String LEVEL_PROPERTY_PREFIX = "org.slf4j.simpleLogger.log.";
 
     /** For logback's service loader. */
@@ -46,9 +45,12 @@ public final class ServerLogConfigurator extends ContextAwareBase implements Con
         if (format == LogFormat.JSON) {
             encoder = jsonEncoder(context);
         } else {
-            PatternLayoutEncoder text = new PatternLayoutEncoder();
+            TextLogLayout layout = new TextLogLayout();
+            layout.setContext(context);
+            layout.start();
+            LayoutWrappingEncoder<ILoggingEvent> text = new LayoutWrappingEncoder<>();
             text.setContext(context);
-            text.setPattern(TEXT_PATTERN);
+            text.setLayout(layout);
             text.setCharset(UTF_8);
             text.start();
             encoder = text;
