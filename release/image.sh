@@ -4,8 +4,8 @@
 #   - a root file system of five Debian packages, extracted by mmdebstrap (libc6, libgcc-s1, libstdc++6,
 #     gcc-12-base, zlib1g: what the JVM and SQLite's native library link against); no shell, no package manager;
 #   - a Java runtime made by jlink from the build's JDK (its jmods), with only the modules the server jar needs
-#     (jdeps) and the TLS ones (about 50 MB, against about 200 MB for Debian's openjdk-17-jre-headless and its
-#     dependencies, which also bring a shell, since their maintainer scripts need one);
+#     (jdeps) and the TLS ones (about 80 MB, against 189 MB for Debian's openjdk-17-jre-headless alone, whose
+#     dependencies add fonts, sound, printing and NSS libraries, and whose maintainer scripts need a shell);
 #   - store-server.jar and sqlite-jdbc's native library for this architecture, taken out of it, so that nothing is
 #     extracted at run time (the root file system may be read-only);
 #   - a user, store (10001), who owns the volume /var/lib/store, the working directory.
