@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --log-format json} (and {@code STORE_LOG_FORMAT=json}) on the shaded jar, a child JVM: every line on standard
  * error is one JSON object with the Elastic Common Schema's time, level, logger and message, an exception's stack
- * trace is inside its object, the access log is JSON too, and standard output still carries only the endpoint URL.
- * Without it, the lines are text as before.
+ * trace is inside its object, the access log is JSON too, and standard output still carries only the endpoint URL;
+ * the shadow proxy's lines likewise. Without it, the lines are text as before.
  */
 @Timeout(180)
 class LogFormatJarIT {
@@ -56,6 +56,28 @@ class LogFormatJarIT {
         assertEquals(1, access.size(), access.toString());
         assertTrue(ecsObject(access.get(0)).get("message").contains("\"GET /API/Store.asmx/WriteString?key=k&value=v"),
                 access.get(0));
+    }
+
+    @Test
+    void theShadowProxyLogsJsonToo(@TempDir Path work) throws Exception {
+        Path stdout = work.resolve("out");
+        Path stderr = work.resolve("err");
+        // Neither service needs to exist: the proxy starts, warns of its small queue (a WARN line), and stops.
+        Process process = ServerJar.command("shadow", "--port", "0", "--primary", "http://127.0.0.1:9/API/Store.asmx",
+                "--shadow", "http://127.0.0.1:10/API/Store.asmx", "--shadow-queue-bytes", "1000", "--log-format", "json")
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try {
+            ServerJar.firstLine(stdout, process, stderr, Duration.ofSeconds(60));
+        } finally {
+            process.destroy(); // SIGTERM
+        }
+        assertEquals(0, ServerJar.exitStatus(process, Duration.ofSeconds(60)), Files.readString(stderr));
+        List<Map<String, String>> objects = Files.readAllLines(stderr, UTF_8).stream().map(LogFormatJarIT::ecsObject)
+                .toList();
+        assertTrue(objects.stream().anyMatch(object -> object.get("log.level").equals("WARN")
+                && object.get("message").startsWith("--shadow-queue-bytes (1000)")), objects.toString());
+        assertTrue(objects.stream().anyMatch(object -> object.get("log.logger").equals("org.storeservice.shadow.ShadowProxy")
+                && object.get("message").startsWith("Shadow proxy listening at ")), objects.toString());
     }
 
     @Test
