@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Two clean builds of the committed HEAD give byte-identical release artifacts: every jar (sources and javadoc
 # included), the server's tar.gz and .deb, and the SBOMs. Each build runs in a fresh clone with the release command
-# (mvn -B -ntp -Prelease -DskipTests package); the first build's artifacts are kept in target/release/ of this
-# repository (for release/package-test.sh). CI runs it (.ci/run).
+# (mvn -B -ntp -Prelease -DskipTests package); then each build's container image (release/image.sh, from that
+# build's jar) must have the same image id. The first build's artifacts and image are kept in target/release/ of this
+# repository (for release/package-test.sh and the image's test). CI runs it (.ci/run).
 #
 # usage: release/reproducible.sh
 set -euo pipefail
@@ -39,7 +40,17 @@ if [ "$differ" -gt 0 ]; then
 fi
 echo "reproducible: $count artifacts, byte-identical in two clean builds"
 
+for build in first second; do
+  (cd "$work/$build" && bash release/image.sh "$work/$build-image.tar" > "$work/$build-image.id")
+done
+image_id=$(cat "$work/first-image.id")
+[ "$image_id" = "$(cat "$work/second-image.id")" ] \
+    || { echo "reproducible: two images: $image_id, $(cat "$work/second-image.id")" >&2; exit 1; }
+cmp -s "$work/first-image.tar" "$work/second-image.tar" || { echo "reproducible: the image archives differ" >&2; exit 1; }
+echo "reproducible: the container image, built twice: one $image_id"
+
 rm -rf "$root/target/release" && mkdir -p "$root/target/release"
 while IFS= read -r file; do cp "$work/first/$file" "$root/target/release/"; done <<< "$list"
+cp "$work/first-image.tar" "$root/target/release/store-server-image.tar"
 (cd "$root/target/release" && sha256sum -- * > SHA256SUMS)
 echo "reproducible: kept in target/release/ with SHA256SUMS"

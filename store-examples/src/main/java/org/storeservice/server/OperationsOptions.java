@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.RequestLogWriter;
 import org.storeservice.jetty.AddressRanges;
@@ -40,6 +41,9 @@ final class OperationsOptions {
     AddressRanges allowFrom;
 
 
+    /** Writes each access log line in the format of {@code --log-format} (set by the command). */
+    UnaryOperator<RequestLog.Writer> accessLogFormat = UnaryOperator.identity();
+
     /**
      * Sets these options on {@code builder}, and the metrics when {@code frontDoor} has a management port.
      *
@@ -50,7 +54,8 @@ final class OperationsOptions {
      */
     ServerMetrics apply(StoreServer.Builder builder, FrontDoorOptions frontDoor, OutputStream out) throws IOException {
         if (accessLog != null) {
-            builder.accessLog(accessLog.equals("-") ? standardOutput(out) : fileWriter(accessLog));
+            RequestLog.Writer writer = accessLog.equals("-") ? standardOutput(out) : fileWriter(accessLog);
+            builder.accessLog(accessLogFormat.apply(writer));
         }
         if (usersFile != null) {
             builder.users(BasicUsers.load(usersFile)).publicMetadata(publicMetadata);

@@ -45,6 +45,9 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     OperationsOptions operations;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     @Option(names = "--namespace", paramLabel = "URI", defaultValue = StoreCodec.DEFAULT_NAMESPACE,
             converter = Converters.NonEmpty.class,
             description = "The service's XML namespace. Env: STORE_NAMESPACE.")
@@ -110,7 +113,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        logFormat.apply();
         common.applyLogLevel(); // before the first logger: StoreServer's, created below
+        operations.accessLogFormat = logFormat.format::accessLog;
         context.beforeOpening().accept(common.storageUri);
         StoreServer.Builder builder;
         try {

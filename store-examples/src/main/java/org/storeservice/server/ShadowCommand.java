@@ -113,6 +113,9 @@ final class ShadowCommand implements Callable<Integer> {
                     + " Env: STORE_LOG_LEVEL.")
     LogLevel logLevel;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     private final ToolContext context;
     private final PrintStream out;
     private final AtomicReference<ShadowProxy> running;
@@ -159,6 +162,7 @@ final class ShadowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        logFormat.apply();
         if (logLevel != null) {
             logLevel.apply();
         }
