@@ -106,15 +106,23 @@ final class AnswerThreads {
             answerSafely(answerOne, 0);
             return;
         }
-        int[] threadOf = new int[writes.size()];
-        long handed = 0; // a bit per thread with writes in this batch
-        for (int i = 0; i < threadOf.length; i++) {
-            threadOf[i] = threadOf(writes.get(i));
-            handed |= 1L << threadOf[i];
-        }
-        for (int thread = 0; thread < threads.length; thread++) {
-            if ((handed & (1L << thread)) != 0) {
-                handOver(thread, threadOf, answerOne);
+        try {
+            int[] threadOf = new int[writes.size()];
+            long handed = 0; // a bit per thread with writes in this batch
+            for (int i = 0; i < threadOf.length; i++) {
+                threadOf[i] = threadOf(writes.get(i));
+                handed |= 1L << threadOf[i];
+            }
+            for (int thread = 0; thread < threads.length; thread++) {
+                if ((handed & (1L << thread)) != 0) {
+                    handOver(thread, threadOf, answerOne);
+                }
+            }
+        } catch (Throwable t) {
+            // No memory to hand them over: the writer claimed them, so they are answered here rather than never (an
+            // answer given twice keeps its first).
+            for (int i = 0; i < writes.size(); i++) {
+                answerSafely(answerOne, i);
             }
         }
     }
