@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -31,10 +32,22 @@ public final class WriteQueue {
     /**
      * One item of the queue: a single write, or the writes of one {@code writeAll} that commit together (an import's
      * batch); its result is whether every one of them was written. {@code queuedAt} is {@link System#nanoTime()}.
+     * {@code claimed} is the answer-once promise: see {@link #claim}.
      */
-    public record Pending(List<WriteRequest> requests, CompletableFuture<Boolean> result, long queuedAt) {
+    public record Pending(List<WriteRequest> requests, CompletableFuture<Boolean> result, long queuedAt,
+            AtomicBoolean claimed) {
         public Pending(List<WriteRequest> requests) {
-            this(requests, new CompletableFuture<>(), System.nanoTime());
+            this(requests, new CompletableFuture<>(), System.nanoTime(), new AtomicBoolean());
+        }
+
+        /**
+         * Takes on this write's answer: {@code true} for the first caller only, who must then see that it is answered
+         * (at once, or through a thread of its own). A writer that answers on other threads claims a write as soon as
+         * it knows the answer (its COMMIT returned, or it failed); a write claimed by another (answered failed) is
+         * never committed after.
+         */
+        public boolean claim() {
+            return claimed.compareAndSet(false, true);
         }
     }
 
@@ -153,6 +166,21 @@ public final class WriteQueue {
         return false;
     }
 
+    /**
+     * Adds every write pending now, up to {@code max}, to {@code batch} without waiting: for a consumer that takes
+     * more writes into the batch it is running (SQLite's writer, between large values), so that they have the same
+     * owner until answered. {@code true} if it added any.
+     */
+    public boolean takeMore(List<Pending> batch, int max) {
+        int before = batch.size();
+        queue.drainTo(batch, max);
+        List<Pending> taken = batch.subList(before, batch.size());
+        if (taken.removeIf(pending -> pending == STOP)) {
+            queue.offer(STOP); // still there for the consumer's next takeBatch, and for the other consumers
+        }
+        return batch.size() > before;
+    }
+
     /** What a consumer does with each batch: answer every write of it, committed or failed. */
     @FunctionalInterface
     public interface BatchWriter {
@@ -161,9 +189,11 @@ public final class WriteQueue {
 
     /**
      * Runs one consumer on the calling thread until the queue is closed and empty: each batch goes to
-     * {@code writer}, which answers its writes; whatever it did not foresee (an Error binding a value) fails the
-     * batch's writes still unanswered, is logged, and the consumer goes on: every write must get an answer, and
-     * callers wait without a time-out. The consumer has ended when this returns.
+     * {@code writer}, which answers its writes (see {@link Pending#claim}); whatever it did not foresee (an Error
+     * binding a value) has {@code fail} answer the batch's writes not yet claimed, is logged, and the consumer goes on:
+     * every write must get an answer, and callers wait without a time-out. The consumer has ended when this returns.
+     * The batch stays this consumer's until answered: a writer that takes more writes into it ({@link #takeMore})
+     * keeps them there, so that nothing failed here is committed later.
      */
     public void consume(int maxBatch, BatchWriter writer, BiConsumer<Pending, Throwable> fail, Logger log) {
         List<Pending> batch = new ArrayList<>();
@@ -172,18 +202,42 @@ public final class WriteQueue {
                 try {
                     writer.write(batch);
                 } catch (Throwable t) {
-                    log.error("{} failed a batch of {} writes; it goes on", Thread.currentThread().getName(), batch.size(), t);
-                    batch.forEach(pending -> fail.accept(pending, t)); // no effect on writes already answered
+                    logQuietly(log, batch.size(), t);
+                    for (int i = 0; i < batch.size(); i++) {
+                        failUnclaimed(batch.get(i), t, fail);
+                    }
                 }
-                // Each write is answered (or handed to an answering thread, which may not have answered it yet: the
-                // finally below must not fail a committed write).
+                // Each write is claimed: answered, or handed to a thread that answers it.
                 batch.clear();
             }
         } finally {
-            // After STOP nothing is left. Only if the loop itself broke (an Error in the catch above) are there
-            // writes to fail here, taken or still queued, and later writes must fail rather than wait forever.
-            batch.forEach(this::failStopped);
+            // After STOP nothing is left. Only if the loop itself broke (an Error above) are there writes to fail
+            // here, taken or still queued, and later writes must fail rather than wait forever.
+            for (int i = 0; i < batch.size(); i++) {
+                failStopped(batch.get(i));
+            }
             consumerEnded();
+        }
+    }
+
+    /** Logs a failed batch; an Error while logging it (the same memory pressure, again) must not end the consumer. */
+    private static void logQuietly(Logger log, int size, Throwable t) {
+        try {
+            log.error("{} failed a batch of {} writes; it goes on", Thread.currentThread().getName(), size, t);
+        } catch (Throwable again) {
+            // nothing more to do: the writes are answered below
+        }
+    }
+
+    /** Has {@code fail} answer {@code pending} unless it was claimed; fails it here if {@code fail} throws. */
+    private static void failUnclaimed(Pending pending, Throwable cause, BiConsumer<Pending, Throwable> fail) {
+        if (!pending.claim()) {
+            return;
+        }
+        try {
+            fail.accept(pending, cause);
+        } catch (Throwable e) {
+            pending.result().completeExceptionally(e);
         }
     }
 
@@ -227,9 +281,9 @@ public final class WriteQueue {
         }
     }
 
-    /** Fails {@code pending} as left behind by a writer that has stopped; no effect on a write already answered. */
+    /** Fails {@code pending} as left behind by a writer that has stopped, unless it was claimed (see {@link Pending#claim}). */
     public void failStopped(Pending pending) {
-        if (pending != STOP) {
+        if (pending != STOP && pending.claim()) {
             pending.result().completeExceptionally(new StorageException(stoppedMessage));
         }
     }

@@ -3,10 +3,10 @@ package org.storeservice.jdbc.sqlite;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.storeservice.api.storage.StorageException;
@@ -44,8 +44,8 @@ final class GroupCommitWriter extends QueuedWritePath {
     private static final String STOPPED = "The SQLite writer has stopped; nothing stored";
 
     private final WriteTransactions transactions; // used by the writer thread only after construction
-    /** Large values taken from the queue and not yet committed, oldest first; the writer thread's only. */
-    private final ArrayDeque<Pending> largeValues = new ArrayDeque<>();
+    /** Large values of the running batch not yet committed; the writer thread's only. */
+    private int largeWaiting;
     /** Answers the callers of committed batches, each key's in commit order (see the class description). */
     private final AnswerThreads answers;
     private volatile long commits; // written by the writer thread only
@@ -58,54 +58,95 @@ final class GroupCommitWriter extends QueuedWritePath {
      */
     GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows,
             int answeringThreads) throws SQLException {
+        this(connection, sql, name, rows, answeringThreads, Thread::new);
+    }
+
+    /**
+     * As above, its threads (the writer's and the answering ones, all started here) made by {@code threads}; if one
+     * cannot be made or started, those started are stopped and this throws.
+     */
+    GroupCommitWriter(Connection connection, Sql sql, String name, WriteTransactions.RowWriter rows,
+            int answeringThreads, ThreadFactory threads) throws SQLException {
         super(new WriteQueue(WriteQueue.CAPACITY, 1, STOPPED));
         this.transactions = new WriteTransactions(connection, sql, rows);
-        this.answers = new AnswerThreads(name, answeringThreads);
-        Thread thread = new Thread(this::run, "store-writer-" + name);
-        thread.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
-        thread.start();
+        Thread writer;
+        try {
+            writer = threads.newThread(this::run);
+            writer.setName("store-writer-" + name);
+            writer.setDaemon(true); // an unclosed storage must not keep the JVM alive; unanswered writes were never promised
+        } catch (RuntimeException | Error e) {
+            throw new SQLException("Could not make the SQLite writer thread: " + e, e);
+        }
+        this.answers = startAnswers(name, answeringThreads, threads);
+        try {
+            writer.start();
+        } catch (RuntimeException | Error e) {
+            answers.close();
+            throw new SQLException("Could not start the SQLite writer thread: " + e, e);
+        }
+    }
+
+    private static AnswerThreads startAnswers(String name, int count, ThreadFactory threads) throws SQLException {
+        try {
+            return new AnswerThreads(name, count, threads);
+        } catch (RuntimeException | Error e) {
+            throw new SQLException("Could not start the SQLite writer's answering threads: " + e, e);
+        }
     }
 
     private void run() {
         try {
-            queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::fail, log);
+            queue.consume(WriteQueue.MAX_BATCH, this::runBatch, this::failUnforeseen, log);
         } finally {
             try {
-                // Large values taken before the queue closed: committed (or failed) before the connection closes.
-                for (Pending pending; (pending = largeValues.poll()) != null; ) {
-                    try {
-                        commitTogether(List.of(pending));
-                    } catch (RuntimeException | Error e) {
-                        fail(pending, e);
-                    }
-                }
                 transactions.close();
             } finally {
                 // Even after an Error above: close() waits for this.
-                answers.close().whenComplete((done, failure) -> finished.complete(null));
+                try {
+                    answers.close().whenComplete((done, failure) -> finished.complete(null));
+                } catch (Throwable t) {
+                    finished.complete(null);
+                }
             }
         }
     }
 
     /**
      * A batch as the writer takes it: its small writes commit together, first; its large values (over
-     * {@link SpooledContent#MEMORY_BYTES}) wait in {@link #largeValues} and commit one per transaction, and only
-     * while no write is queued: a small write waits for at most one large value's commit, never for all those that
-     * arrived before it. The large values waiting are bounded by their callers, each waiting for its answer.
+     * {@link SpooledContent#MEMORY_BYTES}) commit one per transaction after them, and only while no write is queued:
+     * a small write waits for at most one large value's commit, never for all those that arrived before it. The writes
+     * queued meanwhile are taken into this batch ({@link WriteQueue#takeMore}): every write stays the batch's until
+     * answered, so that if anything escapes from here, {@link WriteQueue#consume} fails those not yet answered and
+     * none of them is committed later (issue 55). The large values waiting are bounded by their callers, each waiting
+     * for its answer.
      */
     private void runBatch(List<Pending> batch) {
-        List<Pending> small = new ArrayList<>(batch.size());
-        for (Pending pending : batch) {
-            (large(pending) ? largeValues : small).add(pending);
+        List<Pending> large = new ArrayList<>();
+        largeWaiting = 0;
+        commitSmall(batch, 0, large);
+        for (int next = 0; next < large.size(); next++) {
+            int taken = batch.size();
+            if (next > 0 && queue.takeMore(batch, WriteQueue.MAX_BATCH)) {
+                commitSmall(batch, taken, large);
+            }
+            largeWaiting--;
+            commitTogether(List.of(large.get(next)));
+        }
+    }
+
+    /** Commits the small writes of {@code batch} from index {@code from} together; adds its large ones to {@code large}. */
+    private void commitSmall(List<Pending> batch, int from, List<Pending> large) {
+        List<Pending> small = new ArrayList<>(batch.size() - from);
+        for (int i = from; i < batch.size(); i++) {
+            Pending pending = batch.get(i);
+            if (large(pending)) {
+                large.add(pending);
+                largeWaiting++;
+            } else {
+                small.add(pending);
+            }
         }
         commitTogether(small);
-        do {
-            Pending next = largeValues.poll();
-            if (next == null) {
-                return;
-            }
-            commitTogether(List.of(next));
-        } while (queue.size() == 0);
     }
 
     /** Whether {@code pending} holds a value too large to wait beside small writes. */
@@ -119,15 +160,14 @@ final class GroupCommitWriter extends QueuedWritePath {
     }
 
     /**
-     * Commits {@code batch} in one transaction, or, if that fails, each write on its own; has every one answered. A
+     * Commits {@code writes} in one transaction, or, if that fails, each write on its own; has every one answered. A
      * committed write is answered outside the {@code catch}: whatever answering throws must not make a committed
      * write look failed, and be committed again.
      */
-    private void commitTogether(List<Pending> batch) {
-        if (batch.isEmpty()) {
+    private void commitTogether(List<Pending> writes) {
+        if (writes.isEmpty()) {
             return;
         }
-        List<Pending> writes = List.copyOf(batch); // a copy: run() reuses the batch list, and the answers outlive it
         List<Boolean> results;
         try {
             results = inTransaction(writes);
@@ -140,7 +180,7 @@ final class GroupCommitWriter extends QueuedWritePath {
             // Another process holding the lock (busy_timeout already waited out) is no write's fault, and retrying
             // one by one would wait busy_timeout again for each: up to MAX_BATCH times 5 s of stalled callers.
             if (writes.size() == 1 || WriteTransactions.isBusy(t)) {
-                answers.fail(writes, this::failure, t, idle());
+                fail(writes, t, idle());
                 return;
             }
             log.debug("Batch of {} writes failed; retrying each on its own", writes.size(), t);
@@ -161,10 +201,10 @@ final class GroupCommitWriter extends QueuedWritePath {
             } catch (Throwable t) { // an Error included: it fails this write, and the writer goes on
                 if (WriteTransactions.isBusy(t)) {
                     // The lock was taken during the retries: this write and the rest fail for the same reason.
-                    answers.fail(writes.subList(i, writes.size()), this::failure, t, idle());
+                    fail(writes.subList(i, writes.size()), t, idle());
                     return;
                 }
-                answers.fail(write, this::failure, t, idle() && last);
+                fail(write, t, idle() && last);
                 continue;
             }
             answers.answer(write, result, idle() && last);
@@ -173,23 +213,47 @@ final class GroupCommitWriter extends QueuedWritePath {
 
     /** Whether no write waits for the writer: then it may answer a lone write itself (see {@link AnswerThreads}). */
     private boolean idle() {
-        return queue.size() == 0 && largeValues.isEmpty();
+        return queue.size() == 0 && largeWaiting == 0;
     }
 
-    /** Commits the batch in one transaction (see {@link WriteTransactions#commit}); counts the commit. */
+    /**
+     * Commits the batch in one transaction (see {@link WriteTransactions#commit}), and claims its writes as soon as
+     * COMMIT returns, before anything that could throw: they are answered by this writer, never failed by
+     * {@link WriteQueue#consume}. Counts the commit.
+     */
     private List<Boolean> inTransaction(List<Pending> batch) throws SQLException {
         List<List<WriteRequest>> groups = new ArrayList<>(batch.size());
         for (Pending pending : batch) {
             groups.add(pending.requests());
         }
         List<Boolean> results = transactions.commit(groups);
+        claim(batch);
         commits++;
         return results;
     }
 
-    /** Fails {@code pending} here, on the writer: for what {@link WriteQueue#consume} did not foresee. */
-    private void fail(Pending pending, Throwable cause) {
-        pending.result().completeExceptionally(failure(cause));
+    /** Fails {@code writes} through their keys' answering threads, after their earlier answers; claims them first. */
+    private void fail(List<Pending> writes, Throwable cause, boolean writerIdle) {
+        claim(writes);
+        answers.fail(writes, this::failure, cause, writerIdle);
+    }
+
+    /**
+     * Claims {@code writes} (see {@link Pending#claim}): nobody else claims the writes of a batch while the writer runs
+     * it, so each claim succeeds; no allocation, so nothing between COMMIT and here can fail for want of memory.
+     */
+    private static void claim(List<Pending> writes) {
+        for (int i = 0; i < writes.size(); i++) {
+            writes.get(i).claim();
+        }
+    }
+
+    /**
+     * Fails {@code pending} (claimed by {@link WriteQueue#consume}) for what the writer did not foresee: through its
+     * key's answering thread too, after its earlier answers.
+     */
+    private void failUnforeseen(Pending pending, Throwable cause) {
+        answers.fail(List.of(pending), this::failure, cause, false);
     }
 
     private StorageException failure(Throwable cause) {

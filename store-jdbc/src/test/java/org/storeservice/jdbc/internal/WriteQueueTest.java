@@ -64,6 +64,44 @@ class WriteQueueTest {
         }
     }
 
+    /**
+     * What a batch writer did not foresee fails only the writes it had not claimed: one it claimed (its answer on the
+     * way, from another thread) is left to it; and a failure that throws never strands the writes after it.
+     */
+    @Test
+    void anUnforeseenErrorFailsOnlyTheUnclaimedWritesEachOnItsOwn() throws Exception {
+        WriteQueue queue = new WriteQueue(16, 1, "stopped");
+        List<CompletableFuture<Boolean>> writes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            writes.add(queue.writeAsync(write(i), () -> CompletableFuture.failedFuture(new IllegalStateException("full"))));
+        }
+        List<Pending> claimedByTheWriter = new ArrayList<>();
+        WriteQueue.BatchWriter writer = batch -> {
+            assertTrue(batch.get(0).claim(), "the first claim");
+            claimedByTheWriter.add(batch.get(0)); // its answer is given later, as by an answering thread
+            throw new OutOfMemoryError("thrown by the test");
+        };
+        IllegalStateException givenByFail = new IllegalStateException("failed by the test's fail");
+        Thread consumer = new Thread(() -> queue.consume(16, writer, (pending, cause) -> {
+            if (pending.requests().get(0).key().equals("k1")) {
+                throw new OutOfMemoryError("thrown by the test while failing k1");
+            }
+            pending.result().completeExceptionally(givenByFail);
+        }, LoggerFactory.getLogger("test")));
+        consumer.start();
+        assertTrue(queue.close());
+        consumer.join(TimeUnit.SECONDS.toMillis(60)); // a hang guard
+        assertTrue(!consumer.isAlive());
+
+        assertTrue(!writes.get(0).isDone(), "claimed by the writer: not failed by the queue");
+        claimedByTheWriter.get(0).result().complete(true);
+        assertTrue(writes.get(0).join());
+        Throwable k1 = writes.get(1).handle((stored, failure) -> failure).join();
+        assertTrue(k1 instanceof OutOfMemoryError, "failed with what its failing threw: " + k1);
+        assertEquals(givenByFail, writes.get(2).handle((stored, failure) -> failure).join(),
+                "answered by fail, not left to the queue's end");
+    }
+
     private static WriteRequest write(int i) {
         return new WriteRequest("k" + i, EntryKind.TEXT, "v", null, OverwritePolicy.REPLACE, Instant.EPOCH);
     }

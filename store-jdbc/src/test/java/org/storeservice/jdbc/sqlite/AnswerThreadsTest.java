@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.storeservice.api.OverwritePolicy;
 import org.storeservice.api.storage.EntryKind;
@@ -138,6 +141,55 @@ class AnswerThreadsTest {
             Throwable k = failedK.result().handle((stored, failure) -> failure).join();
             Throwable j = failedJ.result().handle((stored, failure) -> failure).join();
             assertTrue(k != j && k.getCause() == cause && j.getCause() == cause, "one exception each, same cause");
+        });
+    }
+
+    /**
+     * One answer that throws (here: building a write's failure runs out of memory) is that write's alone: the other
+     * writes handed over with it are answered all the same, and the throwing one fails too.
+     */
+    @Test
+    void anAnswerThatThrowsNeverStrandsTheOtherWritesOfItsTask() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            AnswerThreads answers = new AnswerThreads("throwing", 1);
+            Pending a = write("a");
+            Pending b = write("b");
+            Pending c = write("c");
+            AtomicInteger built = new AtomicInteger();
+            Function<Throwable, RuntimeException> failure = cause -> {
+                if (built.incrementAndGet() == 1) {
+                    throw new OutOfMemoryError("thrown by the test while building the failure");
+                }
+                return new RuntimeException(cause);
+            };
+
+            answers.fail(List.of(a, b, c), failure, new IllegalStateException("disk"), false);
+
+            answers.close().join();
+            for (Pending write : List.of(a, b, c)) {
+                assertTrue(write.result().isCompletedExceptionally(), "answered: " + write.requests().get(0).key());
+            }
+            assertEquals(3, built.get());
+        });
+    }
+
+    /** The threads start with the writer: one that cannot start refuses the whole, and those started stop. */
+    @Test
+    void aThreadThatCannotStartIsRefusedAtOnceAndThoseStartedStop() {
+        assertTimeoutPreemptively(HANG_GUARD, () -> {
+            AtomicInteger made = new AtomicInteger();
+            ThreadFactory secondCannotStart = task -> made.incrementAndGet() == 1 ? new Thread(task) : new Thread(task) {
+                @Override
+                public synchronized void start() {
+                    throw new OutOfMemoryError("unable to create native thread: thrown by the test");
+                }
+            };
+            assertThrows(OutOfMemoryError.class, () -> new AnswerThreads("refused", 2, secondCannotStart));
+            assertEquals(2, made.get(), "both made at once, not on first use");
+            while (Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(thread -> thread.isAlive() && thread.getName().startsWith("store-answers-refused-"))) {
+                Thread.sleep(5); // the first thread stops; the hang guard fails one that stays
+            }
         });
     }
 
