@@ -115,7 +115,7 @@ class FaultScheduleTest {
         minimums.put("lookups failed, then resolved",
                 new int[] {lookups.get(FaultCounts.Lookup.FAILED_THEN_RESOLVED), 10});
         minimums.put("writes expired in doubt, stored", new int[] {counts.expiredStored(), 2});
-        minimums.put("writes expired in doubt, not stored", new int[] {counts.expiredNotStored(), 10});
+        minimums.put("writes expired in doubt, not stored", new int[] {counts.expiredNotStored(), 5});
         for (String what : List.of("A REPLACE", "A REJECT", "A DELETE", "A writeAll group", "B REPLACE", "B REJECT",
                 "B DELETE")) {
             minimums.put("writes sent: " + what, new int[] {counts.writes(what), 300});
