@@ -176,7 +176,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Armed last;
     private volatile LookupListener lookups = (id, answer) -> { };
     private volatile Terminator terminator;
-    /** Statements held past a lookup, waiting for one; guarded by itself. */
+    /** The connections whose statement is held past a lookup, waiting for one. */
     private final List<Exchange> heldPastLookup = new CopyOnWriteArrayList<>();
 
     public FaultProxy(String targetHost, int targetPort) throws IOException {

@@ -31,7 +31,9 @@ import org.storeservice.jdbc.TestPostgres;
  * <p>{@code -Dstore.faultSchedules.seed=S} sets the first seed (by default the time), {@code
  * -Dstore.faultSchedules.count=N} how many schedules run (by default {@value #DEFAULT_COUNT}), {@code
  * -Dstore.faultSchedules.parallel=P} how many at once (by default {@value #DEFAULT_PARALLEL}); schedule i uses seed
- * S + i, and is long when (S + i) is divisible by 3.
+ * S + i, and is long when (S + i) is divisible by 3. {@code -Dstore.faultSchedules.failFast=true} stops at the first
+ * schedule (in seed order) with a violation, for the mutation check (TESTING.md), where a planted bug is caught
+ * once one schedule finds it.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class FaultScheduleTest {
@@ -47,6 +49,7 @@ class FaultScheduleTest {
         long first = Long.getLong("store.faultSchedules.seed", System.currentTimeMillis());
         int count = Integer.getInteger("store.faultSchedules.count", DEFAULT_COUNT);
         int parallel = Integer.getInteger("store.faultSchedules.parallel", DEFAULT_PARALLEL);
+        boolean failFast = Boolean.getBoolean("store.faultSchedules.failFast");
         List<FaultSchedule> schedules = new ArrayList<>();
         List<Future<HistoryChecker.Result>> results = new ArrayList<>();
         ExecutorService runner = Executors.newFixedThreadPool(parallel);
@@ -59,7 +62,8 @@ class FaultScheduleTest {
             List<String> violations = new ArrayList<>();
             FaultCounts counts = new FaultCounts();
             int writes = 0;
-            for (int i = 0; i < count; i++) {
+            int run = 0;
+            for (int i = 0; i < count && !(failFast && !violations.isEmpty()); i++, run++) {
                 HistoryChecker.Result result = results.get(i).get();
                 writes += result.writes();
                 counts.add(schedules.get(i).counts());
@@ -68,7 +72,7 @@ class FaultScheduleTest {
                 }
             }
             System.out.printf("fault schedules: %d run, %d writes checked, %d violations, seed %d, %d faults fired, %d"
-                            + " commits in doubt, %d writes expired in doubt%n%s%n", count, writes, violations.size(),
+                            + " commits in doubt, %d writes expired in doubt%n%s%n", run, writes, violations.size(),
                     first, counts.fired(), counts.commitsInDoubt(), counts.expiredStored() + counts.expiredNotStored(),
                     counts);
             violations.forEach(System.out::println);
