@@ -138,6 +138,8 @@ public final class FaultProxy implements AutoCloseable {
         private final boolean hold;
         private final CountDownLatch fired = new CountDownLatch(1);
         private boolean taken; // guarded by the proxy
+        /** Taken only on a connection whose transaction ran a statement over arrays (a lane's batch, no lone value). */
+        private boolean afterArrayRun;
         private volatile Statement firedOn;
 
         private Armed(Fault fault, byte[] pattern, boolean hold) {
@@ -199,6 +201,18 @@ public final class FaultProxy implements AutoCloseable {
      */
     public Armed arm(Fault fault, String statementText, boolean hold) {
         Armed armedFault = new Armed(fault, statementText.getBytes(UTF_8), hold);
+        armed.add(armedFault);
+        last = armedFault;
+        return armedFault;
+    }
+
+    /**
+     * As {@link #arm}, but taken only on a connection whose open transaction ran a statement over arrays: the COMMIT of
+     * a lane's batch of small writes, not of a large value committed alone.
+     */
+    public Armed armAfterArrayRun(Fault fault, String statementText, boolean hold) {
+        Armed armedFault = new Armed(fault, statementText.getBytes(UTF_8), hold);
+        armedFault.afterArrayRun = true;
         armed.add(armedFault);
         last = armedFault;
         return armedFault;
@@ -310,6 +324,8 @@ public final class FaultProxy implements AutoCloseable {
         private volatile int backendPid;
         /** The batch id last sent on this connection (a commit row's insert, a WITH commit_row statement). */
         private volatile String lastBatchId;
+        /** Whether a statement over arrays went since the last COMMIT. */
+        private boolean arrayRunSinceCommit;
         /** The lookup step sent and not answered yet. */
         private volatile SentLookup lookup;
         /** Set while the server's answer to the proxy's own ROLLBACK is dropped, up to its ReadyForQuery. */
@@ -348,7 +364,13 @@ public final class FaultProxy implements AutoCloseable {
                         lookup = sent;
                         lookupSent(this, sent);
                     }
-                    Armed taken = takeFault(buffer, n);
+                    if (contains(buffer, n, ARRAY_RUN)) {
+                        arrayRunSinceCommit = true;
+                    }
+                    Armed taken = takeFault(buffer, n, arrayRunSinceCommit);
+                    if (statement == Statement.COMMIT) {
+                        arrayRunSinceCommit = false;
+                    }
                     if (taken != null) {
                         taken.firedOn = statement;
                         firedHere = taken; // before the bytes go: the answer must not slip through
@@ -523,6 +545,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private static final byte[] READY = {'Z', 0, 0, 0, 5};
+    private static final byte[] ARRAY_RUN = "unnest(".getBytes(UTF_8);
     private static final byte[] COMMIT_ROW_INSERT = "(id, committed, not_written)".getBytes(UTF_8);
 
     /** Tells the statements held past a lookup of their batch that it was sent. */
@@ -639,8 +662,11 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /** The first armed fault not taken yet whose pattern {@code chunk} holds, taken (once). */
-    private synchronized Armed takeFault(byte[] chunk, int length) {
+    private synchronized Armed takeFault(byte[] chunk, int length, boolean afterArrayRun) {
         for (Armed candidate : armed) {
+            if (candidate.afterArrayRun && !afterArrayRun) {
+                continue;
+            }
             boolean keepsChunkBack = candidate.fault == Fault.HOLD_PAST_LOOKUP
                     || candidate.fault.name().startsWith("ERROR_");
             if (!candidate.taken && contains(chunk, length, candidate.pattern)
