@@ -29,7 +29,7 @@ public final class PostgresEngine {
         return open(config, spoolMemoryBytes, PostgresWriter.Settings.of(config));
     }
 
-    /** The same, with the writer's settings given; for tests that prune often or plant a bug. */
+    /** The same, with the writer's settings given; for tests that prune often. */
     static Engine open(PostgresStorageConfig config, long spoolMemoryBytes, PostgresWriter.Settings settings)
             throws IOException {
         TableName table = TableName.parse(config.table());

@@ -69,28 +69,14 @@ final class PostgresWriter extends QueuedWritePath {
      * @param failoverTimeout the longest a write waits for a database that commits
      * @param commitRowsKept how long a commit row is kept: well past the longest a batch's statement can still commit
      * @param pruneEvery how often the older commit rows are deleted
-     * @param lookup what an in-doubt batch's decision is read against: {@link Lookup#AS_COMMITTED}
      */
-    record Settings(int lanes, Duration failoverTimeout, Duration commitRowsKept, Duration pruneEvery, Lookup lookup) {
+    record Settings(int lanes, Duration failoverTimeout, Duration commitRowsKept, Duration pruneEvery) {
         /** The defaults for {@code config}: commit rows kept 10 minutes, or 4 of its longest time-outs if longer. */
         static Settings of(PostgresStorageConfig config) {
             long longest = Math.max(config.failoverTimeout().toNanos(), config.statementTimeout().toNanos());
             return new Settings(PooledConnections.writerLanes(config), config.failoverTimeout(),
-                    Duration.ofNanos(Math.max(Duration.ofMinutes(10).toNanos(), 4 * longest)), Duration.ofMinutes(1),
-                    Lookup.AS_COMMITTED);
+                    Duration.ofNanos(Math.max(Duration.ofMinutes(10).toNanos(), 4 * longest)), Duration.ofMinutes(1));
         }
-    }
-
-    /**
-     * The batch whose decision is read, given the batch as committed and its writes still waiting: the batch as
-     * committed, always. A seam for the fault-schedule test alone, which puts back the shifted indexes of issue #50 (the
-     * decision read against the writes still waiting) to show that its checker catches them.
-     */
-    @FunctionalInterface
-    interface Lookup {
-        Lookup AS_COMMITTED = (committed, stillWaiting) -> committed;
-
-        InDoubtBatch of(InDoubtBatch committed, List<Pending> stillWaiting);
     }
 
     private final PooledConnections pool;
@@ -225,7 +211,7 @@ final class PostgresWriter extends QueuedWritePath {
                 }
                 long successesBefore = outage.successes();
                 Attempt attempt = inDoubt == null ? tryCommit(open, connections)
-                        : tryOutcome(settings.lookup().of(inDoubt, open), connections);
+                        : tryOutcome(inDoubt, connections);
                 switch (attempt.result()) {
                     case COMMITTED -> {
                         attempt.answers().run();

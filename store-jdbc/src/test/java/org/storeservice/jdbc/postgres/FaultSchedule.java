@@ -1,5 +1,6 @@
 package org.storeservice.jdbc.postgres;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -43,13 +44,16 @@ import org.storeservice.jdbc.postgres.HistoryChecker.Op;
 
 /**
  * One random fault schedule over the PostgreSQL write path, all of it drawn from one seed: the pool size, the time-outs,
- * the commit rows' retention (short, pruned every 250 ms), the writes (REPLACE, REJECT, delete; small and large; keys
- * shared with a second server that writes them at the same time) and the faults ({@link FaultProxy}: an answer dropped
- * after the commit, a cut before the statement, a stalled answer, a reset in the middle of one, each sometimes held as
- * a partition; every connection cut; new ones refused; several at once, on whichever lane takes them). A short schedule's
- * faults all end well within the failover time-out; a long one's outage outlasts it, so that writes expire, some of
- * them while their commit is in doubt. The writer under test ("A") reaches PostgreSQL through the proxy; the second
- * server ("B") directly.
+ * the commit rows' retention (short, pruned every 250 ms), the writes (REPLACE, REJECT, delete, {@code writeAll} groups;
+ * small and large; keys shared with a second server that writes them at the same time, REPLACE, REJECT and delete) and
+ * the faults ({@link FaultProxy}). Beside faults at random moments, most of a schedule's faults are aimed at what the
+ * writer is doing, and gated on what the proxy sees rather than timed: the COMMIT of a batch of writes of every age
+ * (writes queued behind a partition); a commit held back until its batch's lookup was sent, so that only the fence
+ * stops it; a lookup that fails; server errors on a commit (57P01 by {@code pg_terminate_backend}, and 40001, 40P01,
+ * 25006 answered by the proxy in the server's stead). A short schedule's faults all end well within the failover
+ * time-out; a long one's outage outlasts it, so that writes expire, some of them while their commit is in doubt, of
+ * a batch committed and of one not. The writer under test ("A") reaches PostgreSQL through the proxy; the second
+ * server ("B") directly. What happened is counted in {@link FaultCounts}.
  *
  * <p>The same seed makes the same schedule; what the threads then do in time is the machine's, so a replay takes the
  * same decisions but may interleave otherwise.
@@ -59,9 +63,13 @@ final class FaultSchedule {
     private static final int KEYS_PER_THREAD = 12;
     private static final int B_THREADS = 2;
     private static final int LARGE_BYTES = 70 * 1024;
-    /** How long the faults go on; writes go on a little after, with none. */
-    private static final Duration FAULTS_FOR = Duration.ofMillis(3000);
-    private static final Duration QUIET_AFTER = Duration.ofMillis(1000);
+    /** How long a short schedule's faults go on; writes go on a little after, with none. */
+    private static final Duration FAULTS_FOR = Duration.ofMillis(1500);
+    private static final Duration QUIET_AFTER = Duration.ofMillis(500);
+    private static final String[] COMMITS = {"COMMIT", "WITH commit_row"};
+    private static final String[] LOOKUPS = {"ON CONFLICT (id) DO NOTHING", "SELECT committed, not_written"};
+    private static final Fault[] LOST_ANSWERS = {Fault.DROP_ANSWER, Fault.STALL_ANSWER, Fault.RESET_MID_ANSWER,
+        Fault.CUT_BEFORE, Fault.TERMINATE_BACKEND};
     private static final AtomicInteger tables = new AtomicInteger();
 
     final long seed;
@@ -74,23 +82,32 @@ final class FaultSchedule {
     private final int inFlightPerThread;
     /** The longest pause before a thread's next write: writes arrive over time, so a batch taken after a wait holds every age. */
     private final int pauseBetweenWrites;
+    private final FaultCounts counts = new FaultCounts();
 
     private FaultSchedule(long seed, boolean longOutage) {
         this.seed = seed;
         this.longOutage = longOutage;
         SplittableRandom random = new SplittableRandom(seed);
-        this.poolSize = longOutage && random.nextBoolean() ? 3 : 3 + random.nextInt(3);
+        // A long outage has one lane (3 connections), so that its batches follow one another and the one its second
+        // fault takes is the batch of every write queued in the outage.
+        this.poolSize = longOutage ? 3 : 3 + random.nextInt(3);
         this.statementTimeout = Duration.ofMillis(random.nextBoolean() ? 400 : 700);
         this.socketTimeoutSeconds = 1; // pgjdbc counts seconds; above the statement time-out
-        this.failoverTimeout = longOutage ? Duration.ofMillis(3000 + 1000L * random.nextInt(3)) : Duration.ofMillis(6000);
-        // A long outage wants writes queued over seconds while the database is away: many under way, arriving slowly.
-        this.inFlightPerThread = longOutage ? 10 : 4;
-        this.pauseBetweenWrites = longOutage ? 300 : 20;
+        this.failoverTimeout = longOutage ? Duration.ofMillis(2000 + 500L * random.nextInt(3)) : Duration.ofMillis(6000);
+        // A long outage wants writes queued all through it while the database is away, so that the batch in doubt at
+        // its end holds writes that run out their time-out and writes that do not: many under way, arriving slowly.
+        this.inFlightPerThread = longOutage ? 20 : 4;
+        this.pauseBetweenWrites = longOutage ? (int) failoverTimeout.toMillis() / 10 : 20;
     }
 
     /** The schedule of {@code seed}; {@code longOutage}: one outage outlasts the failover time-out. */
     static FaultSchedule of(long seed, boolean longOutage) {
         return new FaultSchedule(seed, longOutage);
+    }
+
+    /** What this schedule made happen, once it ran. */
+    FaultCounts counts() {
+        return counts;
     }
 
     @Override
@@ -100,21 +117,23 @@ final class FaultSchedule {
                 + failoverTimeout.toMillis() + " ms)";
     }
 
-    /** Runs the schedule against {@code postgres}, the writer reading in-doubt decisions as {@code lookup} says. */
-    HistoryChecker.Result run(TestPostgres postgres, PostgresWriter.Lookup lookup) throws Exception {
+    /** Runs the schedule against {@code postgres}. */
+    HistoryChecker.Result run(TestPostgres postgres) throws Exception {
         String table = "schedule_" + tables.incrementAndGet() + "_" + Long.toUnsignedString(seed, 36);
         List<Op> ops = Collections.synchronizedList(new ArrayList<>());
-        try (Storage direct = Storages.open(postgres.uri(table)); FaultProxy proxy = new FaultProxy(postgres.host(),
-                postgres.port())) {
+        try (Storage direct = Storages.open(postgres.uri(table, "poolSize=3"));
+                FaultProxy proxy = new FaultProxy(postgres.host(), postgres.port())) {
             recordHistory(postgres, table);
+            proxy.onLookup(counts::lookup);
+            proxy.terminator(pid -> terminate(postgres, pid));
             PostgresStorageConfig config = PostgresStorageConfig.fromUri(postgres.uriVia("127.0.0.1", proxy.port(), table,
                     "prepareThreshold=0&poolSize=" + poolSize + "&poolTimeoutMillis=1000&statementTimeoutMillis="
                             + statementTimeout.toMillis() + "&socketTimeout=" + socketTimeoutSeconds + "&connectTimeout=1"
                             + "&loginTimeout=1&failoverTimeoutMillis=" + failoverTimeout.toMillis()));
             long longest = Math.max(failoverTimeout.toNanos(), statementTimeout.toNanos());
             PostgresWriter.Settings settings = new PostgresWriter.Settings(PooledConnections.writerLanes(config),
-                    failoverTimeout, Duration.ofNanos(4 * longest), Duration.ofMillis(250), lookup);
-            Engine engine = PostgresEngine.open(config, SpoolMemory.defaultBytes(), settings);
+                    failoverTimeout, Duration.ofNanos(4 * longest), Duration.ofMillis(250));
+            Engine engine = open(config, settings);
             ExecutorService threads = Executors.newCachedThreadPool();
             AtomicBoolean writing = new AtomicBoolean(true);
             List<CompletableFuture<?>> writers = new ArrayList<>();
@@ -144,57 +163,134 @@ final class FaultSchedule {
                 threads.shutdownNow();
             }
         }
-        return HistoryChecker.check(List.copyOf(ops), history(postgres, table), longOutage);
+        HistoryChecker.Result result = HistoryChecker.check(List.copyOf(ops), history(postgres, table), longOutage);
+        counts.finish(result);
+        return result;
     }
 
-    /** Faults for {@link #FAULTS_FOR}, one every 100-400 ms, drawn from the seed; then every one undone. */
+    /**
+     * The storage under test, opened through the proxy before any fault: tried again if its login (one second, as a
+     * fault needs) times out on a busy machine, which is no finding.
+     */
+    private static Engine open(PostgresStorageConfig config, PostgresWriter.Settings settings) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return PostgresEngine.open(config, SpoolMemory.defaultBytes(), settings);
+            } catch (IOException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Ends server process {@code pid}, waiting until it is gone: its client reads 57P01, admin shutdown. */
+    private static void terminate(TestPostgres postgres, int pid) throws SQLException {
+        try (Connection connection = postgres.connection(); Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_terminate_backend(" + pid + ", 2000)");
+        }
+    }
+
+    private FaultProxy.Armed arm(FaultProxy proxy, Fault fault, String pattern, boolean hold) {
+        return counts.armed(proxy.arm(fault, pattern, hold));
+    }
+
+    /**
+     * A short schedule's faults for {@link #FAULTS_FOR}, or a long one's until its long outage is over: one episode
+     * after another, each drawn from the seed; then every one undone.
+     */
     private void injectFaults(FaultProxy proxy) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
         long end = System.nanoTime() + FAULTS_FOR.toNanos();
         boolean outageDone = !longOutage;
-        String[] patterns = {"WITH commit_row", "COMMIT", "INSERT INTO", "DELETE FROM", "store_commits", "RETURNING"};
-        Fault[] faults = Fault.values();
-        while (System.nanoTime() - end < 0) {
-            Thread.sleep(100 + random.nextInt(300));
-            int what = random.nextInt(10);
-            if (!outageDone && (what == 0 || System.nanoTime() - end > -FAULTS_FOR.toNanos() / 3)) {
+        while (!outageDone || System.nanoTime() - end < 0) {
+            Thread.sleep(50 + random.nextInt(150));
+            if (!outageDone && (random.nextInt(6) == 0 || System.nanoTime() - end > -FAULTS_FOR.toNanos() / 3)) {
                 outageDone = true;
                 longOutage(proxy, random);
-            } else if (what < 7) {
-                boolean hold = random.nextInt(3) == 0;
-                FaultProxy.Armed armed = proxy.arm(faults[random.nextInt(faults.length)],
-                        patterns[random.nextInt(patterns.length)], hold);
-                if (hold && armed.awaitFired(300)) {
-                    Thread.sleep(100 + random.nextInt(500));
-                    proxy.release();
-                }
-            } else if (what == 7) {
-                proxy.cutAll();
-            } else {
-                proxy.refuse(true);
-                proxy.cutAll();
-                Thread.sleep(100 + random.nextInt(400));
-                proxy.refuse(false);
+                continue;
             }
+            episode(proxy, random);
         }
         proxy.disarmAll();
         proxy.refuse(false);
         proxy.release();
     }
 
+    /** One episode of faults, most of them aimed at a state of the writer. */
+    private void episode(FaultProxy proxy, SplittableRandom random) throws InterruptedException {
+        String commit = COMMITS[random.nextInt(COMMITS.length)];
+        switch (random.nextInt(12)) {
+            case 0, 1 -> { // a fault at whatever statement comes, sometimes held as a partition
+                String[] patterns = {"WITH commit_row", "COMMIT", "INSERT INTO", "DELETE FROM", "store_commits",
+                    "RETURNING"};
+                boolean hold = random.nextInt(3) == 0;
+                FaultProxy.Armed armed = arm(proxy, LOST_ANSWERS[random.nextInt(4)],
+                        patterns[random.nextInt(patterns.length)], hold);
+                if (hold && armed.awaitFired(300)) {
+                    Thread.sleep(100 + random.nextInt(300));
+                    proxy.release();
+                }
+            }
+            case 2, 3 -> { // the COMMIT of a batch of writes of every age: they queued behind a partition
+                proxy.hold();
+                Thread.sleep(100 + random.nextInt(200));
+                FaultProxy.Armed armed = arm(proxy, LOST_ANSWERS[random.nextInt(LOST_ANSWERS.length)], "COMMIT", false);
+                proxy.release();
+                armed.awaitFired(1000);
+            }
+            case 4, 5 -> { // a commit that would land after its lookup read the commit row: only the fence stops it
+                if (random.nextBoolean()) {
+                    proxy.hold();
+                    Thread.sleep(50 + random.nextInt(150));
+                }
+                FaultProxy.Armed armed = arm(proxy, Fault.HOLD_PAST_LOOKUP, commit, false);
+                proxy.release();
+                armed.awaitFired(1000);
+            }
+            case 6 -> { // a commit in doubt whose lookup fails
+                arm(proxy, Fault.DROP_ANSWER, commit, false);
+                arm(proxy, LOST_ANSWERS[random.nextInt(4)], LOOKUPS[random.nextInt(LOOKUPS.length)], false)
+                        .awaitFired(2000);
+            }
+            case 7, 8 -> { // the server refuses, or ends the connection, at the commit
+                Fault[] errors = {Fault.ERROR_40001, Fault.ERROR_40P01, Fault.ERROR_25006, Fault.TERMINATE_BACKEND};
+                Fault fault = errors[random.nextInt(errors.length)];
+                String pattern = fault == Fault.ERROR_25006 && random.nextBoolean() ? "INSERT INTO"
+                        : fault == Fault.ERROR_40001 || fault == Fault.ERROR_40P01 ? "COMMIT" : commit;
+                arm(proxy, fault, pattern, false).awaitFired(500);
+            }
+            case 9 -> proxy.cutAll();
+            case 10 -> {
+                proxy.refuse(true);
+                proxy.cutAll();
+                Thread.sleep(100 + random.nextInt(300));
+                proxy.refuse(false);
+            }
+            default -> { // a partition: writes queue, every lane's statement waits
+                proxy.hold();
+                Thread.sleep(100 + random.nextInt(300));
+                proxy.release();
+            }
+        }
+    }
+
     /**
-     * The long outage, in two parts. A commit's answer is dropped and the database held away for part of the failover
-     * time-out, while writes go on queueing, of every age; once it is back, the next commit (likely of those queued
-     * writes, taken as one batch) has its answer dropped too, and the database is held away again until the oldest of
-     * them have run out their time-out while in doubt, and the younger have not: the situation in-doubt resolution
-     * exists for, and the one in which the review of issue #50 found the shifted indexes.
+     * The long outage, in two parts. A commit's answer is dropped (it committed) and the database held away for part
+     * of the failover time-out, while writes go on queueing, of every age; once it is back, the one lane finds out that
+     * first batch committed, then takes every write queued meanwhile as one batch, whose COMMIT's answer is lost too
+     * (dropped after it committed, twice in three; cut before, once), and the database is held away again until the
+     * oldest of them have run out their time-out while in doubt, and the younger have not: the situation in-doubt
+     * resolution exists for, and the one in which the review of issue #50 found the shifted indexes.
      */
     private void longOutage(FaultProxy proxy, SplittableRandom random) throws InterruptedException {
         long failover = failoverTimeout.toMillis();
         long away = System.nanoTime();
-        proxy.arm(Fault.DROP_ANSWER, random.nextBoolean() ? "COMMIT" : "WITH commit_row", true).awaitFired(2_000);
+        counts.armed(proxy.armAfterArrayRun(Fault.DROP_ANSWER, "COMMIT", true)).awaitFired(2_000);
         Thread.sleep((long) (failover * (0.6 + 0.3 * random.nextDouble())));
-        FaultProxy.Armed second = proxy.arm(Fault.DROP_ANSWER, "COMMIT", true);
+        // Only a lane's batch: a large value committed alone on its caller's thread must not take it.
+        FaultProxy.Armed second = counts.armed(proxy.armAfterArrayRun(random.nextInt(3) == 0 ? Fault.CUT_BEFORE
+                : Fault.DROP_ANSWER, "COMMIT", true));
         proxy.release();
         if (second.awaitFired(failover)) {
             // Back once the writes queued first in the outage have run out their time-out, and not those queued last.
@@ -207,7 +303,8 @@ final class FaultSchedule {
 
     /**
      * Writer "A" thread {@code thread}: up to {@link #inFlightPerThread} writes at once, each of its own key (never
-     * two of one key in the queue at once), until {@code writing} ends; then it waits for every answer.
+     * two of one key in the queue at once), until {@code writing} ends; then it waits for every answer. One write in
+     * twenty is a {@code writeAll} group of two or three keys.
      */
     private void writeThroughProxy(WritePath writer, int thread, AtomicBoolean writing, List<Op> ops,
             ExecutorService threads) {
@@ -223,9 +320,15 @@ final class FaultSchedule {
                 continue;
             }
             pause(random.nextInt(pauseBetweenWrites));
-            String value = "A" + thread + "-" + sequence++;
             int roll = random.nextInt(100);
+            if (roll < 5) {
+                inFlight.add(writeGroup(writer, thread, key, random, busy, ops, threads, sequence));
+                sequence += 3;
+                continue;
+            }
+            String value = "A" + thread + "-" + sequence++;
             Kind kind = roll < 50 ? Kind.REPLACE : roll < 78 ? Kind.REJECT : Kind.DELETE;
+            counts.wrote("A " + kind);
             OverwritePolicy policy = kind == Kind.REJECT ? OverwritePolicy.REJECT : OverwritePolicy.REPLACE;
             int bytes = kind == Kind.DELETE ? -1 : roll % 10 == 0 ? LARGE_BYTES : roll % 10 == 1 ? 64 : -1;
             WriteRequest request = kind == Kind.DELETE ? WriteRequest.deletion(key) : bytes < 0
@@ -252,22 +355,75 @@ final class FaultSchedule {
         inFlight.forEach(CompletableFuture::join);
     }
 
-    /** Writer "B" thread {@code thread}: REPLACEs of the keys it shares with the writer under test, one at a time. */
+    /**
+     * A {@code writeAll} group: REPLACEs of {@code first} and one or two other keys of the thread not under way,
+     * sometimes one of them a large value, committed together; each write is checked as a REPLACE answered as the group.
+     */
+    private CompletableFuture<Void> writeGroup(WritePath writer, int thread, String first, SplittableRandom random,
+            Set<String> busy, List<Op> ops, ExecutorService threads, int sequence) {
+        List<String> keys = new ArrayList<>(List.of(first));
+        int size = 2 + random.nextInt(2);
+        for (int i = 0; i < 6 && keys.size() < size; i++) {
+            String key = "k" + (thread * KEYS_PER_THREAD + random.nextInt(KEYS_PER_THREAD));
+            if (busy.add(key)) {
+                keys.add(key);
+            }
+        }
+        counts.wrote("A writeAll group");
+        List<WriteRequest> requests = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        boolean large = random.nextInt(4) == 0;
+        for (int i = 0; i < keys.size(); i++) {
+            String value = "A" + thread + "-" + (sequence + i);
+            if (large && i == 0) {
+                requests.add(new WriteRequest(keys.get(i), EntryKind.BYTES, null,
+                        SpooledContent.inMemory(content(value, LARGE_BYTES)), OverwritePolicy.REPLACE, now()));
+                values.add(md5(content(value, LARGE_BYTES)));
+            } else {
+                requests.add(new WriteRequest(keys.get(i), EntryKind.TEXT, value, null, OverwritePolicy.REPLACE, now()));
+                values.add(value);
+            }
+        }
+        long started = System.nanoTime();
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                writer.writeAll(requests);
+                return true;
+            } catch (java.io.IOException e) {
+                throw new CompletionException(e);
+            }
+        }, threads).handle((result, failure) -> {
+            for (int i = 0; i < keys.size(); i++) {
+                ops.add(op("A", keys.get(i), Kind.REPLACE, values.get(i), started, result, failure));
+                busy.remove(keys.get(i));
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Writer "B" thread {@code thread}: REPLACEs, REJECTs and deletes of the keys it shares with the writer under test,
+     * one at a time.
+     */
     private void writeDirectly(Storage direct, int thread, AtomicBoolean writing, List<Op> ops) {
         SplittableRandom random = new SplittableRandom(seed * 37 + thread);
         int sequence = 0;
         while (writing.get()) {
             String key = "k" + (B_THREADS * random.nextInt(A_THREADS * KEYS_PER_THREAD / B_THREADS) + thread);
             String value = "B" + thread + "-" + sequence++;
+            int roll = random.nextInt(100);
+            Kind kind = roll < 60 ? Kind.REPLACE : roll < 85 ? Kind.REJECT : Kind.DELETE;
+            counts.wrote("B " + kind);
             long started = System.nanoTime();
             Boolean result = null;
             Throwable failure = null;
             try {
-                result = direct.putText(key, value, OverwritePolicy.REPLACE);
+                result = kind == Kind.DELETE ? direct.delete(key) : direct.putText(key, value,
+                        kind == Kind.REJECT ? OverwritePolicy.REJECT : OverwritePolicy.REPLACE);
             } catch (java.io.IOException | RuntimeException e) {
                 failure = e;
             }
-            ops.add(op("B", key, Kind.REPLACE, value, started, result, failure));
+            ops.add(op("B", key, kind, kind == Kind.DELETE ? null : value, started, result, failure));
             pause(2);
         }
     }
