@@ -27,9 +27,10 @@ survivors=0
 for patch in $(find "$dir" -name '*.patch' | sort); do
   name="${patch#"$dir"/}"
   [[ -n "$pattern" && "$name" != *"$pattern"* ]] && continue
-  test="$(sed -n 's/^# Test: *//p' "$patch" | head -n 1)"
-  module="$(sed -n 's/^# Module: *//p' "$patch" | head -n 1)"
-  properties="$(sed -n 's/^# Properties: *//p' "$patch" | head -n 1)"
+  # Header lines before the diff: "# Test: Name" (postgres/) or "Test: Name" (sqlite/), likewise Module, Properties.
+  test="$(sed -n 's/^\(# \)\{0,1\}Test: *//p' "$patch" | head -n 1)"
+  module="$(sed -n 's/^\(# \)\{0,1\}Module: *//p' "$patch" | head -n 1)"
+  properties="$(sed -n 's/^\(# \)\{0,1\}Properties: *//p' "$patch" | head -n 1)"
   log="$logs/${name//\//_}.log"
   if ! git apply "$patch"; then
     rows+=("$name|$test|did not apply")
