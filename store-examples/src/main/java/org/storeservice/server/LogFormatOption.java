@@ -1,6 +1,7 @@
 package org.storeservice.server;
 
 import java.util.Locale;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -15,6 +16,22 @@ final class LogFormatOption {
     /** Sets the log format up; call before anything logs, and before the log level is applied. */
     void apply() {
         format.apply();
+    }
+
+    /**
+     * A command's own one-line error (a port taken, a storage that does not open): on standard error as it is in text,
+     * and as one ERROR object from {@code command}'s logger, the same text its message, in json, so that every line a
+     * platform reads there is JSON. Call after {@link #apply()}. With {@code --log-level off} it is the text line in
+     * both: a failed start is never silent.
+     */
+    void error(ToolContext context, Class<?> command, String line) {
+        org.slf4j.Logger logger = LoggerFactory.getLogger(command);
+        if (format == LogFormat.JSON && logger.isErrorEnabled()) {
+            logger.error(line);
+            return;
+        }
+        context.err().println(line);
+        context.err().flush();
     }
 
     static final class Converter implements ITypeConverter<LogFormat> {

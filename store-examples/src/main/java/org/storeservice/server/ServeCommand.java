@@ -180,7 +180,6 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private void message(String message) {
-        context.err().println("store-server serve: " + message);
-        context.err().flush();
+        logFormat.error(context, ServeCommand.class, "store-server serve: " + message);
     }
 }

@@ -216,8 +216,7 @@ final class ShadowCommand implements Callable<Integer> {
     }
 
     private void message(String message) {
-        context.err().println("store-server shadow: " + message);
-        context.err().flush();
+        logFormat.error(context, ShadowCommand.class, "store-server shadow: " + message);
     }
 
     /** An endpoint URL: absolute http or https, with a host and a path, no query. */

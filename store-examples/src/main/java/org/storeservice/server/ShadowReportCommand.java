@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
                 + " frequent first, each with one example (request, key and where the bodies differ). The differences"
                 + " the accept rules (--accept) understood come after the others, with their rules' reasons.",
                 "Exit status: 0 when every difference was accepted (or there are none), 1 when some are not, 2 when the"
-                        + " file cannot be read."})
+                        + " file cannot be read or a line of it is not a difference line (then the report covers the"
+                        + " others, and standard error says how many and which line first)."})
 final class ShadowReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "A differences file (JSON lines), or one rotated (FILE.1).")
     Path file;
@@ -70,6 +71,8 @@ final class ShadowReportCommand implements Callable<Integer> {
         Map<String, Group> differing = new LinkedHashMap<>();
         Map<String, Group> accepted = new LinkedHashMap<>();
         long unreadable = 0;
+        long firstUnreadable = 0;
+        long number = 0;
         BufferedReader opened;
         try {
             opened = Files.newBufferedReader(file, UTF_8);
@@ -80,6 +83,7 @@ final class ShadowReportCommand implements Callable<Integer> {
         try (BufferedReader lines = opened) {
             String text;
             while ((text = lines.readLine()) != null) {
+                number++;
                 if (text.isBlank()) {
                     continue;
                 }
@@ -87,7 +91,9 @@ final class ShadowReportCommand implements Callable<Integer> {
                 try {
                     line = parse(text);
                 } catch (IOException | RuntimeException e) {
-                    unreadable++;
+                    if (unreadable++ == 0) {
+                        firstUnreadable = number;
+                    }
                     continue;
                 }
                 String cause = line.binding + " " + line.operation + ": " + String.join("; ", line.causes);
@@ -98,9 +104,16 @@ final class ShadowReportCommand implements Callable<Integer> {
         long differingCount = print(out, "differing", differing);
         long acceptedCount = print(out, "accepted (understood, by the accept rules)", accepted);
         out.println(differingCount + " differing in " + differing.size() + (differing.size() == 1 ? " cause, " : " causes, ")
-                + acceptedCount + " accepted in " + accepted.size() + (accepted.size() == 1 ? " cause" : " causes")
-                + (unreadable == 0 ? "" : "; " + unreadable + " lines were not difference lines and were skipped"));
+                + acceptedCount + " accepted in " + accepted.size() + (accepted.size() == 1 ? " cause" : " causes"));
         out.flush();
+        if (unreadable > 0) {
+            // Not read, so not known to be free of differences: another file given by mistake (the dropped keys).
+            context.err().println("store-server shadow-report: " + file + ": " + (unreadable == 1
+                    ? "1 line is not a difference line" : unreadable + " lines are not difference lines")
+                    + " (the first: line " + firstUnreadable + "); is it the differences file (--differences)?");
+            context.err().flush();
+            return Main.EXIT_USAGE;
+        }
         return differingCount == 0 ? Main.EXIT_OK : Main.EXIT_FAILURE;
     }
 

@@ -119,6 +119,16 @@ class KubernetesManifestsTest {
         int managementPort = imagePort("MANAGEMENT_PORT");
         checkProbe(container.getReadinessProbe(), container, managementPort, "/health/ready");
         checkProbe(container.getLivenessProbe(), container, managementPort, "/health/live");
+        // /health/ready may take the storage's check time to answer (docs/operating.md): a probe that gives up sooner,
+        // or one slow answer that takes the pod out of the Service, would turn a slow commit into an outage.
+        int readyWithin = documentedReadinessSeconds();
+        for (Probe probe : List.of(container.getReadinessProbe(), container.getLivenessProbe())) {
+            int timeout = probe.getTimeoutSeconds() == null ? 1 : probe.getTimeoutSeconds(); // Kubernetes' default
+            assertTrue(timeout > readyWithin, probe.getHttpGet().getPath() + ": timeoutSeconds " + timeout
+                    + " within the " + readyWithin + " s /health/ready may take");
+        }
+        assertTrue(threshold(container.getReadinessProbe()) >= 2, "readiness: one slow answer does not take the pod out");
+        assertTrue(threshold(container.getLivenessProbe()) >= 3, "liveness: a restart needs several failures");
 
         int drain = option(container.getArgs(), "--drain-time", DEFAULT_DRAIN_SECONDS);
         int stop = option(container.getArgs(), "--stop-timeout", DEFAULT_STOP_TIMEOUT_SECONDS);
@@ -131,6 +141,18 @@ class KubernetesManifestsTest {
 
         assertTrue(pod.getSecurityContext().getRunAsNonRoot(), "runAsNonRoot");
         assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem(), "a read-only root file system");
+    }
+
+    private static int threshold(Probe probe) {
+        return probe.getFailureThreshold() == null ? 3 : probe.getFailureThreshold(); // Kubernetes' default
+    }
+
+    /** How long /health/ready may take to answer, as docs/operating.md's table of the management port says. */
+    private static int documentedReadinessSeconds() throws IOException {
+        String operating = Files.readString(Path.of("..", "docs", "operating.md"));
+        Matcher row = Pattern.compile("\\| `/health/ready` \\|[^\\n]*? within (\\d+) s;").matcher(operating);
+        assertTrue(row.find(), "docs/operating.md: /health/ready answers within N s");
+        return Integer.parseInt(row.group(1));
     }
 
     private static void checkProbe(Probe probe, Container container, int managementPort, String path) {

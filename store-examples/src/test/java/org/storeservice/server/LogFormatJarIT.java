@@ -81,6 +81,45 @@ class LogFormatJarIT {
     }
 
     @Test
+    void aStartFailureIsOneJsonObjectInJsonAndTheCommandsLineInText(@TempDir Path work) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            String port = "" + taken.getLocalPort();
+            String expected = "cannot listen on 127.0.0.1:" + port + " ";
+            List<String> text = failedStart(work, "serve", "--port", port, "--storage", "memory:", "--log-format", "text");
+            assertEquals(1, text.size(), text.toString());
+            assertTrue(text.get(0).startsWith("store-server serve: " + expected), text.toString());
+            for (String command : List.of("serve", "shadow")) {
+                List<String> lines = command.equals("serve")
+                        ? failedStart(work, "serve", "--port", port, "--storage", "memory:", "--log-format", "json")
+                        : failedStart(work, "shadow", "--port", port, "--primary", "http://127.0.0.1:9/API/Store.asmx",
+                                "--shadow", "http://127.0.0.1:10/API/Store.asmx", "--log-format", "json");
+                assertTrue(!lines.isEmpty(), command + ": the failure is logged");
+                for (String line : lines) {
+                    Map<String, String> object = ecsObject(line); // fails on a line that is not one JSON object
+                    assertTrue(object.get("@timestamp").matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"), line);
+                }
+                List<Map<String, String>> errors = lines.stream().map(LogFormatJarIT::ecsObject)
+                        .filter(object -> object.get("log.level").equals("ERROR")).toList();
+                assertEquals(1, errors.size(), lines.toString());
+                String logger = command.equals("serve") ? "ServeCommand" : "ShadowCommand";
+                assertEquals("org.storeservice.server." + logger, errors.get(0).get("log.logger"));
+                assertTrue(errors.get(0).get("message").startsWith("store-server " + command + ": " + expected),
+                        errors.toString());
+            }
+        }
+    }
+
+    /** Runs a command that must fail to start (exit 1, nothing on standard output); standard error's lines. */
+    private static List<String> failedStart(Path work, String... args) throws Exception {
+        Path stdout = Files.createTempFile(work, "out", "");
+        Path stderr = Files.createTempFile(work, "err", "");
+        Process process = ServerJar.command(args).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        assertEquals(Main.EXIT_FAILURE, ServerJar.exitStatus(process, Duration.ofSeconds(60)), Files.readString(stderr));
+        assertEquals("", Files.readString(stdout));
+        return Files.readAllLines(stderr, UTF_8);
+    }
+
+    @Test
     void textLogsStayAsTheyWereByDefault(@TempDir Path work) throws Exception {
         List<String> stderr = serveWriteAndStop(work, Map.of());
         assertTrue(stderr.size() >= 4, stderr.toString());
@@ -101,10 +140,13 @@ class LogFormatJarIT {
             Process process = command.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
             assertEquals(Main.EXIT_FAILURE, ServerJar.exitStatus(process, Duration.ofSeconds(60)));
             List<String> lines = Files.readAllLines(stderr, UTF_8);
-            // The command's own one-line error, which is not a log line, stays as in text; every other line is JSON.
-            assertEquals(1, lines.stream().filter(line -> line.startsWith("store-server serve: ")).count(), lines.toString());
-            List<Map<String, String>> objects = lines.stream().filter(line -> !line.startsWith("store-server serve: "))
-                    .map(LogFormatJarIT::ecsObject).toList();
+            // Every line is JSON, the command's own error too: an ERROR object with the message text mode prints.
+            List<Map<String, String>> objects = lines.stream().map(LogFormatJarIT::ecsObject).toList();
+            List<Map<String, String>> errors = objects.stream().filter(object -> object.get("log.level").equals("ERROR"))
+                    .toList();
+            assertEquals(1, errors.size(), lines.toString());
+            assertEquals("org.storeservice.server.ServeCommand", errors.get(0).get("log.logger"));
+            assertTrue(errors.get(0).get("message").startsWith("store-server serve: cannot listen on "), errors.toString());
             Map<String, String> failure = objects.stream().filter(object -> object.get("message").equals("Start failure"))
                     .findFirst().orElseThrow(() -> new AssertionError("no Start failure object: " + lines));
             assertEquals("DEBUG", failure.get("log.level"));

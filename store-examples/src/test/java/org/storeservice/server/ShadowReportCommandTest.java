@@ -82,15 +82,34 @@ class ShadowReportCommandTest {
     void onlyAcceptedDifferencesExitZeroAndAnUnreadableFileTwo() throws Exception {
         Path file = Files.writeString(directory.resolve("d.jsonl"), "{\"binding\":\"httpget\",\"operation\":\"WriteString\","
                 + "\"request\":\"GET /x\",\"key\":\"k\",\"causes\":[\"body: line ends differ (primary LF, shadow CRLF)\"],"
-                + "\"differences\":[\"body differs at byte 38\"],\"accepted\":[\"a.accept:3: Mono\"],\"primary\":{}}\nnot json\n");
+                + "\"differences\":[\"body differs at byte 38\"],\"accepted\":[\"a.accept:3: Mono\"],\"primary\":{}}\n\n");
         ToolRun report = ToolRun.run("shadow-report", file.toString());
         String text = new String(report.out, UTF_8);
         assertEquals(Main.EXIT_OK, report.status, text);
-        assertTrue(text.endsWith("0 differing in 0 causes, 1 accepted in 1 cause; 1 lines were not difference lines"
-                + " and were skipped\n"), text);
+        assertTrue(text.endsWith("0 differing in 0 causes, 1 accepted in 1 cause\n"), text);
         ToolRun missing = ToolRun.run("shadow-report", directory.resolve("missing").toString());
         assertEquals(Main.EXIT_USAGE, missing.status);
         assertTrue(missing.err.startsWith("store-server shadow-report: cannot create or open "), missing.err);
+    }
+
+    @Test
+    void aFileWithLinesThatAreNotDifferenceLinesCannotBeReadAndExitsTwoNamingTheFirst() throws Exception {
+        // A dropped-keys file given by mistake: JSON lines, but no causes; nothing differs, yet nothing was read.
+        String dropped = "{\"time\":\"2026-11-29T03:48:09Z\",\"key\":\"k\",\"binding\":\"httpget\","
+                + "\"operation\":\"WriteString\",\"reason\":\"the shadow did not answer\"}\n";
+        Path droppedKeys = Files.writeString(directory.resolve("dropped.jsonl"), dropped + dropped);
+        ToolRun report = ToolRun.run("shadow-report", droppedKeys.toString());
+        assertEquals(Main.EXIT_USAGE, report.status, new String(report.out, UTF_8) + report.err);
+        assertEquals("store-server shadow-report: " + droppedKeys + ": 2 lines are not difference lines (the first: line"
+                + " 1); is it the differences file (--differences)?\n", report.err.replace("\r\n", "\n"));
+        // A differences file with one line that is not: the report is printed, and the status says it is incomplete.
+        Path mixed = Files.writeString(directory.resolve("mixed.jsonl"), "{\"binding\":\"httpget\",\"operation\":"
+                + "\"WriteString\",\"request\":\"GET /x\",\"causes\":[\"status 200 against 500\"]}\n\nnot json\n");
+        ToolRun partly = ToolRun.run("shadow-report", mixed.toString());
+        assertEquals(Main.EXIT_USAGE, partly.status, partly.err);
+        assertTrue(new String(partly.out, UTF_8).endsWith("1 differing in 1 cause, 0 accepted in 0 causes\n"),
+                new String(partly.out, UTF_8));
+        assertTrue(partly.err.contains(": 1 line is not a difference line (the first: line 3)"), partly.err);
     }
 
     private static void get(URI uri) throws Exception {

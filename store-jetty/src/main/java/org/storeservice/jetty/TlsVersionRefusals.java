@@ -11,7 +11,9 @@ public interface TlsVersionRefusals {
      * One refused handshake.
      *
      * @param clientAddress the client's IP address, as a string
-     * @param version the newest version the client offered, as the JDK names it ({@code TLSv1}, {@code TLSv1.1}, ...)
+     * @param version the newest version the client offered: {@code SSLv3}, {@code TLSv1}, {@code TLSv1.1},
+     *     {@code TLSv1.2}, {@code TLSv1.3}, or {@code other} for one the JDK does not know (never text from the
+     *     client's bytes, so that a label made of it stays bounded)
      */
     void refused(String clientAddress, String version);
 }

@@ -15,8 +15,23 @@ class RefusedTlsHandshakesTest {
                 "Client requested protocol TLSv1 is not enabled or supported in server context")));
         assertEquals("TLSv1.1", RefusedTlsHandshakes.refusedVersion(new RuntimeException("wrapped", new SSLHandshakeException(
                 "The client supported protocol versions [TLSv1, TLSv1.1] are not accepted by server preferences [TLSv1.3, TLSv1.2]"))));
+        assertEquals("TLSv1.2", RefusedTlsHandshakes.refusedVersion(new SSLHandshakeException(
+                "The client supported protocol versions [(D)TLS-64.0, TLSv1.2] are not accepted by server preferences [TLSv1.3]")));
         assertNull(RefusedTlsHandshakes.refusedVersion(new SSLHandshakeException("Remote host terminated the handshake")));
         assertNull(RefusedTlsHandshakes.refusedVersion(new SSLHandshakeException(null)));
+    }
+
+    @Test
+    void onlyTheVersionsTheJdkKnowsAreToldByNameAndTheOthersQuotedBoundedInTheLog() {
+        for (String known : RefusedTlsHandshakes.KNOWN) {
+            assertEquals(known, RefusedTlsHandshakes.bounded(known));
+        }
+        for (String unknown : new String[] {"(D)TLS-64.0", "(D)TLS-127.255", "", "tlsv1"}) {
+            assertEquals("other", RefusedTlsHandshakes.bounded(unknown));
+        }
+        assertEquals("(D)TLS-64.0", RefusedTlsHandshakes.quoted("(D)TLS-64.0"));
+        assertEquals("a\\u000ab\\u005c", RefusedTlsHandshakes.quoted("a\nb\\"));
+        assertEquals("x".repeat(32) + "...", RefusedTlsHandshakes.quoted("x".repeat(1000)));
     }
 
     @Test

@@ -72,6 +72,49 @@ class TlsVersionsTest {
         }
     }
 
+    @Test
+    void aVersionTheJdkDoesNotKnowIsToldAsOtherSoThatClientsCannotMakeNewSeries() throws Exception {
+        List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (MemoryStorage storage = new MemoryStorage(); StoreServer server = https(storage)
+                .tlsVersionRefusals((client, version) -> refusals.add(client + " " + version)).build().start()) {
+            for (int bogus : new int[] {0x4000, 0x4001, 0x7f7f}) {
+                rawClientHello(server.port(), bogus);
+            }
+            for (int i = 0; i < 1000 && refusals.size() < 3; i++) {
+                Thread.sleep(10); // the refusal is told on Jetty's thread once it has answered; polled, bounded
+            }
+            assertEquals(List.of("127.0.0.1 other", "127.0.0.1 other", "127.0.0.1 other"), refusals);
+        }
+    }
+
+    /**
+     * A ClientHello written byte by byte, whose supported_versions extension offers only {@code version} (two bytes a
+     * client chooses freely); reads until the server answers (an alert) or closes.
+     */
+    private static void rawClientHello(int port, int version) throws IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        body.write(new byte[] {0x03, 0x03}); // legacy_version TLS 1.2
+        body.write(new byte[32]); // random
+        body.write(0); // no session id
+        body.write(new byte[] {0x00, 0x02, 0x13, 0x01}); // one cipher suite: TLS_AES_128_GCM_SHA256
+        body.write(new byte[] {0x01, 0x00}); // null compression
+        body.write(new byte[] {0x00, 0x07, 0x00, 0x2b, 0x00, 0x03, 0x02, (byte) (version >> 8), (byte) version});
+        byte[] hello = body.toByteArray();
+        java.io.ByteArrayOutputStream record = new java.io.ByteArrayOutputStream();
+        record.write(new byte[] {0x16, 0x03, 0x01, (byte) ((hello.length + 4) >> 8), (byte) (hello.length + 4)});
+        record.write(new byte[] {0x01, 0x00, (byte) (hello.length >> 8), (byte) hello.length});
+        record.write(hello);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(record.toByteArray());
+            socket.getOutputStream().flush();
+            socket.getInputStream().readAllBytes();
+        } catch (java.net.SocketException e) {
+            // a reset after the alert: the refusal is what counts, and it is checked by the caller
+        }
+    }
+
     /** The endpoint's TLS, from its Jetty server. */
     private static EndpointTls tls(Server jetty) {
         for (org.eclipse.jetty.server.Connector connector : jetty.getConnectors()) {
