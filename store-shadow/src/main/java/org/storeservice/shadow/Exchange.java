@@ -172,6 +172,9 @@ final class Exchange {
                 atEndpoint = false;
             }
         }
+        if (classification.binding() == Binding.METADATA) {
+            ForwardedHeaders.askForIdentity(forwarded);
+        }
         if (classification.writes()) {
             if (!exchanges.turns.take(classification.key(), this::sendToPrimary)) {
                 outOfTurn = true; // not delayed further, and not mirrored: its key listed now

@@ -17,7 +17,8 @@ import org.storeservice.jetty.AddressRanges;
  * included (so the WSDL and help pages name the address the client called), less those that belong to one hop
  * ({@code Connection} and what it names, {@code Keep-Alive}, {@code Transfer-Encoding}, {@code TE}, {@code Trailer},
  * {@code Upgrade}, {@code Proxy-*}, {@code Expect}) and {@code Content-Length} (set from the body sent); plus
- * {@code X-Forwarded-For} with the client's address. {@code Forwarded} and {@code X-Forwarded-*} from a trusted
+ * {@code X-Forwarded-For} with the client's address. A metadata request goes without {@code Accept-Encoding}
+ * ({@link #askForIdentity}). {@code Forwarded} and {@code X-Forwarded-*} from a trusted
  * proxy are passed on (the client's address appended to its {@code X-Forwarded-For}); from anyone else they are
  * dropped, so a client cannot choose the address both services see. Immutable and thread-safe.
  */
@@ -58,6 +59,15 @@ final class ForwardedHeaders {
         String address = address(client);
         forwarded.add(new HttpField(HttpHeader.X_FORWARDED_FOR, forwardedFor == null ? address : forwardedFor + ", " + address));
         return forwarded;
+    }
+
+    /**
+     * Removes {@code Accept-Encoding} from {@code forwarded}, a metadata request's headers: a compressed WSDL, disco or
+     * help page (zeep asks for gzip; IIS compresses dynamic answers) could not have its addresses rewritten, so the
+     * primary is asked for the page as it is. The proxy's client gets it uncompressed, which every client reads.
+     */
+    static void askForIdentity(List<HttpField> forwarded) {
+        forwarded.removeIf(field -> field.getHeader() == HttpHeader.ACCEPT_ENCODING);
     }
 
     /** The header names the {@code Connection} header lists: they belong to this hop too. */

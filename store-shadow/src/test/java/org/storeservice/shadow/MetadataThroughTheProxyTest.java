@@ -1,5 +1,7 @@
 package org.storeservice.shadow;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,9 +11,12 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.storeservice.api.StoreLimits;
+import org.storeservice.jetty.StoreServer;
 
 /**
  * The WSDL, disco and help pages fetched through the proxy, Store servers as the primary and the shadow: they name the
@@ -41,5 +46,40 @@ class MetadataThroughTheProxyTest {
             assertEquals(queries.length, services.count(ShadowResult.MATCHED),
                     Files.exists(services.differences) ? Files.readString(services.differences) : "no differences file");
         }
+    }
+
+    /**
+     * A client's {@code Accept-Encoding} (zeep sends gzip) would have the primary compress its WSDL (IIS's dynamic
+     * compression), which the proxy cannot rewrite: a metadata request goes to the primary without it, while a write
+     * keeps it.
+     */
+    @Test
+    void aMetadataRequestReachesThePrimaryWithoutAcceptEncoding() throws Exception {
+        Map<String, String> seen = new ConcurrentHashMap<>();
+        try (LegacyPrimary asmx = new LegacyPrimary((request, port) -> {
+                    String query = request.getHttpURI().getQuery();
+                    seen.put(query == null ? "" : query, String.valueOf(request.getHeaders().get("Accept-Encoding")));
+                    return new LegacyPrimary.Reply(200, "text/xml; charset=utf-8", wsdl("127.0.0.1", port));
+                });
+                StoreServer shadow = StoreServer.builder().port(0).storage(new WatchedStorage()).build().start();
+                ShadowProxy proxy = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(shadow.endpointUri())
+                        .build().start()) {
+            for (String query : new String[] {"wsdl", "disco", "op=WriteString"}) {
+                assertEquals(200, Wire.send(HttpRequest.newBuilder(URI.create(proxy.endpointUri() + "?" + query))
+                        .header("Accept-Encoding", "gzip, deflate").timeout(Duration.ofSeconds(60)).GET().build()).status());
+            }
+            Wire.send(HttpRequest.newBuilder(URI.create(proxy.endpointUri() + "/WriteString?key=k&value=v"))
+                    .header("Accept-Encoding", "gzip, deflate").timeout(Duration.ofSeconds(60)).GET().build());
+            assertEquals(Map.of("wsdl", "null", "disco", "null", "op=WriteString", "null", "key=k&value=v", "gzip, deflate"),
+                    seen);
+        }
+    }
+
+    /** A WSDL naming {@code host} with {@code port}, as Mono's and IIS's name their own listener's port. */
+    static byte[] wsdl(String host, int port) {
+        return ("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<wsdl:definitions xmlns:wsdl=\"http://schemas.xmlsoap.org/wsdl/\""
+                + " xmlns:soap=\"http://schemas.xmlsoap.org/wsdl/soap/\"><wsdl:service name=\"Store\"><wsdl:port"
+                + " name=\"StoreSoap\"><soap:address location=\"http://" + host + ":" + port + "/API/Store.asmx\" />"
+                + "</wsdl:port></wsdl:service></wsdl:definitions>").getBytes(UTF_8);
     }
 }
