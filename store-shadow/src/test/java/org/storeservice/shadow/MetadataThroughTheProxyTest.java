@@ -19,7 +19,8 @@ import org.storeservice.api.StoreLimits;
 import org.storeservice.jetty.StoreServer;
 
 /**
- * The WSDL, disco and help pages fetched through the proxy, Store servers as the primary and the shadow: they name the
+ * The WSDL, disco and help pages fetched through the proxy, Store servers as the primary and the shadow, or a primary
+ * naming its own listener as Mono and IIS do: they name the
  * proxy's address, never a service's own, and the two services' pages match once each names the client's address.
  */
 class MetadataThroughTheProxyTest {
@@ -72,6 +73,37 @@ class MetadataThroughTheProxyTest {
                     .header("Accept-Encoding", "gzip, deflate").timeout(Duration.ofSeconds(60)).GET().build());
             assertEquals(Map.of("wsdl", "null", "disco", "null", "op=WriteString", "null", "key=k&value=v", "gzip, deflate"),
                     seen);
+        }
+    }
+
+    /**
+     * A primary that names its own listener's port in its WSDL, with the host of the {@code Host} header or its own
+     * address, as Mono's ASMX and IIS do: through the proxy, the WSDL names the proxy instead, and nothing else changes.
+     */
+    @Test
+    void aPrimaryNamingItsOwnListenerIsRewrittenToNameTheProxy() throws Exception {
+        try (LegacyPrimary asmx = new LegacyPrimary((request, port) -> {
+                    String host = AddressRewriter.hostName(request.getHeaders().get("Host"));
+                    byte[] own = wsdl(host, port);
+                    byte[] direct = wsdl("127.0.0.1", port);
+                    byte[] both = new byte[own.length + direct.length];
+                    System.arraycopy(own, 0, both, 0, own.length);
+                    System.arraycopy(direct, 0, both, own.length, direct.length);
+                    return new LegacyPrimary.Reply(200, "text/xml; charset=utf-8", both);
+                });
+                StoreServer shadow = StoreServer.builder().port(0).storage(new WatchedStorage()).build().start();
+                ShadowProxy proxy = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(shadow.endpointUri())
+                        .build().start()) {
+            String direct = Wire.send(HttpRequest.newBuilder(URI.create(asmx.endpoint() + "?WSDL"))
+                    .timeout(Duration.ofSeconds(60)).GET().build()).text();
+            assertTrue(direct.contains("http://127.0.0.1:" + asmx.port() + "/API/Store.asmx"), direct);
+            URI endpoint = URI.create("http://localhost:" + proxy.endpointUri().getPort() + "/API/Store.asmx");
+            Wire.Seen seen = Wire.send(HttpRequest.newBuilder(URI.create(endpoint + "?WSDL"))
+                    .timeout(Duration.ofSeconds(60)).GET().build());
+            assertEquals(200, seen.status());
+            assertFalse(seen.text().contains(":" + asmx.port()), "names the primary's port: " + seen.text());
+            assertEquals(direct.replace("http://127.0.0.1:" + asmx.port(), endpoint.getScheme() + "://"
+                    + endpoint.getAuthority()), seen.text(), "every other byte as the primary sent it");
         }
     }
 
