@@ -70,9 +70,14 @@ final class Exchange {
     /** Whether the client sent a body (Content-Length, even 0, or chunked): the copies send one, with its length. */
     private final boolean framed;
     private final List<HttpField> forwarded;
-    /** How the client called the proxy: its scheme and its {@code Host}, for a metadata answer's addresses. */
+    /**
+     * How the client called the proxy: its scheme and its {@code Host}, or what a trusted proxy's forwarded headers
+     * name, for a metadata answer's addresses.
+     */
     private final String clientScheme;
     private final String clientHost;
+    /** The {@code Host} the primary is sent: its host with the primary's port names the primary too (Mono's way). */
+    private final String sentHost;
 
     private BodyCopy copy;
     private Classification classification = Classification.UNREAD;
@@ -110,10 +115,15 @@ final class Exchange {
             headers.add(new HttpField(HttpHeader.CONTENT_LENGTH, "0")); // sent as the client sent it
         }
         this.forwarded = headers;
-        this.clientScheme = request.getHttpURI().getScheme() == null ? "http" : request.getHttpURI().getScheme();
         String host = request.getHeaders().get(HttpHeader.HOST);
-        this.clientHost = host != null && !host.isBlank() ? host.strip()
-                : Request.getServerName(request) + ":" + Request.getServerPort(request);
+        ForwardedHeaders.CalledAddress called = exchanges.forwardedHeaders.calledAddress(request.getHeaders(),
+                request.getConnectionMetaData().getRemoteSocketAddress(),
+                request.getHttpURI().getScheme() == null ? "http" : request.getHttpURI().getScheme(),
+                host != null && !host.isBlank() ? host.strip()
+                        : Request.getServerName(request) + ":" + Request.getServerPort(request));
+        this.sentHost = host != null && !host.isBlank() ? host.strip() : called.host();
+        this.clientScheme = called.scheme();
+        this.clientHost = called.host();
     }
 
     void start() {
@@ -292,7 +302,7 @@ final class Exchange {
         if (!held.complete()) {
             return held;
         }
-        byte[] body = exchanges.primaryAddress.rewrite(held.body(), clientScheme, clientHost);
+        byte[] body = exchanges.primaryAddress.rewrite(held.body(), sentHost, clientScheme, clientHost);
         if (body == held.body()) {
             return held;
         }

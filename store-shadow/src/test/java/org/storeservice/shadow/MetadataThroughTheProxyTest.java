@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.storeservice.api.StoreLimits;
+import org.storeservice.jetty.AddressRanges;
 import org.storeservice.jetty.StoreServer;
 
 /**
@@ -105,6 +106,54 @@ class MetadataThroughTheProxyTest {
             assertEquals(direct.replace("http://127.0.0.1:" + asmx.port(), endpoint.getScheme() + "://"
                     + endpoint.getAuthority()), seen.text(), "every other byte as the primary sent it");
         }
+    }
+
+    /**
+     * Behind a load balancer that terminates TLS: from a trusted sender, the metadata answer names the scheme, host and
+     * port its {@code X-Forwarded-Proto}, {@code -Host}, {@code -Port} or {@code Forwarded} header names; from anyone
+     * else, those headers are not believed and the answer names the address the proxy was called at.
+     */
+    @Test
+    void behindATrustedBalancerTheForwardedSchemeHostAndPortAreNamed() throws Exception {
+        try (LegacyPrimary asmx = new LegacyPrimary((request, port) -> new LegacyPrimary.Reply(200,
+                        "text/xml; charset=utf-8", wsdl(AddressRewriter.hostName(request.getHeaders().get("Host")), port)));
+                StoreServer shadow = StoreServer.builder().port(0).storage(new WatchedStorage()).build().start();
+                ShadowProxy trusting = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(shadow.endpointUri())
+                        .trustedProxies(AddressRanges.parse("127.0.0.1/32")).build().start();
+                ShadowProxy untrusting = ShadowProxy.builder().port(0).primary(asmx.endpoint())
+                        .shadow(shadow.endpointUri()).build().start()) {
+            String[][] cases = {
+                {"X-Forwarded-Proto", "https", "https://127.0.0.1:" + trusting.endpointUri().getPort()},
+                {"X-Forwarded-Proto|X-Forwarded-Host", "https|store.example", "https://store.example"},
+                {"X-Forwarded-Proto|X-Forwarded-Host|X-Forwarded-Port", "https|store.example|8443",
+                    "https://store.example:8443"},
+                {"Forwarded", "for=192.0.2.7;proto=https;host=\"store.example:9443\"", "https://store.example:9443"},
+            };
+            for (String[] c : cases) {
+                assertTrue(wsdlThrough(trusting, c[0], c[1]).contains("location=\"" + c[2] + "/API/Store.asmx\""),
+                        c[0] + " from a trusted sender: " + wsdlThrough(trusting, c[0], c[1]));
+                String untrusted = wsdlThrough(untrusting, c[0], c[1]);
+                assertTrue(untrusted.contains("location=\"http://127.0.0.1:" + untrusting.endpointUri().getPort()
+                        + "/API/Store.asmx\""), c[0] + " from anyone: " + untrusted);
+            }
+            // Called as localhost, the primary names localhost with its own port (Mono's way): the Host it was sent.
+            HttpRequest byName = HttpRequest.newBuilder(URI.create("http://localhost:" + trusting.endpointUri().getPort()
+                    + "/API/Store.asmx?WSDL")).header("X-Forwarded-Proto", "https")
+                    .header("X-Forwarded-Host", "store.example").timeout(Duration.ofSeconds(60)).GET().build();
+            String named = Wire.send(byName).text();
+            assertTrue(named.contains("location=\"https://store.example/API/Store.asmx\""), named);
+        }
+    }
+
+    private static String wsdlThrough(ShadowProxy proxy, String names, String values) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(proxy.endpointUri() + "?WSDL"))
+                .timeout(Duration.ofSeconds(60)).GET();
+        String[] name = names.split("\\|");
+        String[] value = values.split("\\|");
+        for (int i = 0; i < name.length; i++) {
+            request.header(name[i], value[i]);
+        }
+        return Wire.send(request.build()).text();
     }
 
     /** A WSDL naming {@code host} with {@code port}, as Mono's and IIS's name their own listener's port. */
