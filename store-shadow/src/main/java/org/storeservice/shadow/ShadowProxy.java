@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
@@ -131,7 +133,7 @@ public final class ShadowProxy implements AutoCloseable {
                     Math.max(8, settings.shadowConcurrency));
             ShadowSender sender = new ShadowSender(shadow, primary.endpointPath(),
                     new AnswerComparison(settings.primary, settings.shadow),
-                    settings.accept == null ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
+                    settings.accept.isEmpty() ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
                     settings.shadowTimeout.toMillis(), MAX_ANSWER_BYTES);
             queue = new ShadowQueue(settings.queueBytes, settings.shadowConcurrency, sender::send, this::dropped);
             sender.queue(queue);
@@ -355,7 +357,8 @@ public final class ShadowProxy implements AutoCloseable {
         long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
         int differencesFiles = DEFAULT_DIFFERENCES_FILES;
         Path droppedKeys;
-        Path accept;
+        /** Immutable, so that a copy does not share it with its builder. */
+        List<Path> accept = List.of();
         ShadowObserver observer;
 
         Settings copy() {
@@ -476,10 +479,13 @@ public final class ShadowProxy implements AutoCloseable {
 
         /**
          * The rules of the understood differences, read at start (one a line: BINDING OPERATION WHAT REASON; a bad line
-         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default.
+         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default. Each
+         * call adds a file, read after those before it (the .NET rules, then Mono's, say).
          */
         public Builder accept(Path file) {
-            settings.accept = Objects.requireNonNull(file, "file");
+            List<Path> files = new ArrayList<>(settings.accept);
+            files.add(Objects.requireNonNull(file, "file"));
+            settings.accept = List.copyOf(files);
             return this;
         }
 
