@@ -89,6 +89,8 @@ final class Exchange {
     private boolean outOfTurn;
     /** Whether the primary's answer is held whole, to name the proxy's address in it: a metadata answer. */
     private boolean holding;
+    /** What the held metadata answer reserved in the proxy's {@link ClientAnswerBudget}. */
+    private long heldReserved;
     /** Set once the primary's status and headers were put on the client's response. */
     private volatile boolean headersCopied;
 
@@ -238,7 +240,7 @@ final class Exchange {
     private void primaryHeaders(org.eclipse.jetty.client.Response primary) {
         answer = new AnswerCopy(exchanges.maxAnswerBytes);
         answer.head(primary.getStatus(), primary.getHeaders());
-        writer = new ClientWriter(response, exchanges.maxAnswerBytes);
+        writer = new ClientWriter(response, exchanges.maxAnswerBytes, exchanges.answers);
         holding = atEndpoint && classification.binding() == Binding.METADATA;
         PrimaryReason.setStatus(response, primary.getStatus(), primary.getReason());
         HttpFields.Mutable headers = response.getHeaders();
@@ -255,11 +257,19 @@ final class Exchange {
         long before = answer.length();
         answer.append(chunk.getByteBuffer());
         if (holding) {
-            if (answer.length() <= exchanges.maxAnswerBytes) {
+            int size = (int) (answer.length() - before);
+            if (answer.length() <= exchanges.maxAnswerBytes && exchanges.answers.tryReserve(size)) {
+                heldReserved += size;
                 next.run(); // held in the answer's copy, written whole at its end
                 return;
             }
-            holding = false; // too long to hold: what was held goes first, as it came, the rest streams
+            // Too long to hold, or the proxy's answers hold all the memory they may: what was held goes first, as it
+            // came, the rest streams, and the page names the primary's address, not rewritten.
+            holding = false;
+            releaseHeld();
+            log.warn("A metadata answer to {} {} is sent as the primary wrote it, not naming the proxy's address: {}",
+                    method, rawPath, answer.length() > exchanges.maxAnswerBytes ? "longer than "
+                            + exchanges.maxAnswerBytes + " bytes" : "the memory for answers held for clients is spent");
             writer.write(ByteBuffer.wrap(answer.held(), 0, (int) before));
         }
         writer.write(chunk, next);
@@ -272,11 +282,13 @@ final class Exchange {
             if (holding) {
                 primaryAnswer = clientsAddress(primaryAnswer);
                 rest = ByteBuffer.wrap(primaryAnswer.body());
+                releaseHeld(); // the writer reserves what it writes
             }
             release(null, primaryAnswer); // the primary has answered: the copy queued, the key's turn given back
             writer.end(rest, callback);
             return;
         }
+        releaseHeld();
         Throwable failure = result.getFailure();
         String why = ShadowSender.describe(failure);
         int status = failure instanceof TimeoutException ? HttpStatus.GATEWAY_TIMEOUT_504 : HttpStatus.BAD_GATEWAY_502;
@@ -292,6 +304,12 @@ final class Exchange {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
         response.write(true, ByteBuffer.wrap(text), callback);
+    }
+
+    /** Gives back what the held metadata answer reserved of the proxy's memory for answers. */
+    private void releaseHeld() {
+        exchanges.answers.release(heldReserved);
+        heldReserved = 0;
     }
 
     /**
