@@ -156,6 +156,24 @@ class MetadataThroughTheProxyTest {
         return Wire.send(request.build()).text();
     }
 
+    /**
+     * With no memory left for answers held for clients, a metadata answer is not held to be rewritten: it goes out as
+     * the primary wrote it, whole (the documented fallback; a warning in the log says so), and nothing is held.
+     */
+    @Test
+    void withTheAnswerMemorySpentAMetadataAnswerGoesOutAsWritten() throws Exception {
+        try (LegacyPrimary asmx = new LegacyPrimary((request, port) -> new LegacyPrimary.Reply(200,
+                        "text/xml; charset=utf-8", wsdl("127.0.0.1", port)));
+                StoreServer shadow = StoreServer.builder().port(0).storage(new WatchedStorage()).build().start();
+                ShadowProxy proxy = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(shadow.endpointUri())
+                        .clientAnswerBytes(1).build().start()) {
+            Wire.Seen seen = Wire.send(HttpRequest.newBuilder(URI.create(proxy.endpointUri() + "?WSDL"))
+                    .timeout(Duration.ofSeconds(60)).GET().build());
+            assertEquals(new String(wsdl("127.0.0.1", asmx.port()), UTF_8), seen.text());
+            assertEquals(0, proxy.clientAnswers().reserved(), "what was reserved is given back");
+        }
+    }
+
     /** A WSDL naming {@code host} with {@code port}, as Mono's and IIS's name their own listener's port. */
     static byte[] wsdl(String host, int port) {
         return ("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<wsdl:definitions xmlns:wsdl=\"http://schemas.xmlsoap.org/wsdl/\""
