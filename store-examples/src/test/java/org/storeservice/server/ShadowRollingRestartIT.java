@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +86,10 @@ class ShadowRollingRestartIT {
         Map<Server, Process> running = new ConcurrentHashMap<>();
         int frontPort = freePort();
         Path config = directory.resolve("haproxy.cfg");
-        Files.writeString(config, haproxyConfig(frontPort, servers));
+        Path stats = directory.resolve("haproxy.sock");
+        // A stats socket, so that the test asks HAProxy whether it has marked a proxy up rather than guessing a time.
+        Files.writeString(config, haproxyConfig(frontPort, servers).replaceFirst("(?m)^global\n",
+                "global\n    stats socket " + stats + " level admin\n"));
         Process balancer = null;
         ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
         try {
@@ -92,7 +100,7 @@ class ShadowRollingRestartIT {
                     .redirectErrorStream(true).redirectOutput(directory.resolve("haproxy.log").toFile()).start();
             URI front = URI.create("http://127.0.0.1:" + frontPort + "/API/Store.asmx");
             for (Server server : servers) {
-                awaitUpBehind(front, server);
+                awaitUpBehind(stats, server);
             }
 
             AtomicBoolean writing = new AtomicBoolean(true);
@@ -113,7 +121,7 @@ class ShadowRollingRestartIT {
                             "the proxy drained first: " + Files.readString(server.log()));
                     assertEquals(0, stopping.exitValue(), "a clean stop exits with 0: " + Files.readString(server.log()));
                     running.put(server, start(server));
-                    awaitUpBehind(front, server);
+                    awaitUpBehind(stats, server);
                     assertTrue(successes.get() > before, "writes went on through the other server meanwhile");
                 }
             }
@@ -133,8 +141,9 @@ class ShadowRollingRestartIT {
             }
             Map<String, String> primaryEntries = entries(primaryStorage);
             assertEquals(successes.get(), primaryEntries.size(), "every write answered Success is stored once");
-            assertTrue(primaryEntries.equals(entries(shadowStorage)), "both stores in step: the shadow holds "
-                    + entries(shadowStorage).size() + " entries, the primary " + primaryEntries.size());
+            Map<String, String> shadowEntries = entries(shadowStorage);
+            assertTrue(primaryEntries.equals(shadowEntries), "both stores in step: the shadow holds "
+                    + shadowEntries.size() + " entries, the primary " + primaryEntries.size());
         } finally {
             writers.shutdownNow();
             if (balancer != null) {
@@ -198,8 +207,12 @@ class ShadowRollingRestartIT {
         return process;
     }
 
-    /** Waits until the balancer sends to {@code proxy} again: its readiness is 200 and a check has passed since. */
-    private static void awaitUpBehind(URI front, Server server) throws Exception {
+    /**
+     * Waits until the balancer sends to {@code server} again: its readiness is 200, and HAProxy's stats socket says the
+     * server is {@code UP} with its last check passed ({@code L7OK}). A stopped proxy fails its checks (503, then
+     * refused) before it is started again, so a passed last check is one against the new process.
+     */
+    private static void awaitUpBehind(Path stats, Server server) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         URI ready = URI.create("http://127.0.0.1:" + server.managementPort() + "/health/ready");
         long deadline = System.nanoTime() + BOUND.toNanos();
@@ -215,7 +228,42 @@ class ShadowRollingRestartIT {
             assertTrue(System.nanoTime() < deadline, "the server did not turn ready");
             Thread.sleep(100);
         }
-        Thread.sleep(2_500); // the balancer's next check (inter 1 s, rise 1) has passed: it sends here again
+        String name = server.log().getFileName().toString().replace(".log", "");
+        String state = "";
+        while (true) {
+            try {
+                state = serverState(stats, name);
+                if (state.equals("UP L7OK")) {
+                    return;
+                }
+            } catch (IOException e) {
+                state = "stats socket: " + e; // HAProxy not listening on it yet
+            }
+            assertTrue(System.nanoTime() < deadline, "HAProxy did not mark " + name + " up: " + state);
+            Thread.sleep(100);
+        }
+    }
+
+    /** {@code server}'s status and last check's status in HAProxy's {@code show stat}, e.g. {@code UP L7OK}. */
+    private static String serverState(Path stats, String server) throws IOException {
+        String csv;
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(stats));
+            channel.write(ByteBuffer.wrap("show stat\n".getBytes(UTF_8)));
+            csv = new String(Channels.newInputStream(channel).readAllBytes(), UTF_8); // HAProxy closes after answering
+        }
+        List<String> header = null;
+        for (String line : csv.split("\n")) {
+            if (line.startsWith("# ")) {
+                header = List.of(line.substring(2).split(",", -1));
+                continue;
+            }
+            String[] fields = line.split(",", -1);
+            if (header != null && fields.length > 1 && fields[0].equals("store_servers") && fields[1].equals(server)) {
+                return fields[header.indexOf("status")] + " " + fields[header.indexOf("check_status")];
+            }
+        }
+        throw new IOException("no line for " + server + " in: " + csv);
     }
 
     /** HAProxy's configuration as deploy/ha/render.sh renders it for an inventory of these servers behind one balancer. */
@@ -235,10 +283,21 @@ class ShadowRollingRestartIT {
         return Files.readString(rendered.resolve("lb").resolve("haproxy.cfg"), UTF_8);
     }
 
+    /**
+     * Each entry's kind and its value's SHA-256, by key: a hash, not the value, because half the writes are 100 KiB and
+     * a map of their hex text grew past the heap as the writes did.
+     */
     private static Map<String, String> entries(Storage storage) throws IOException {
         Map<String, String> all = new java.util.TreeMap<>();
+        java.security.MessageDigest sha256;
+        try {
+            sha256 = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
         storage.scan("", entry -> all.put(entry.key(), entry.kind() + ":" + java.util.HexFormat.of().formatHex(
-                entry.kind() == org.storeservice.api.storage.EntryKind.TEXT ? entry.text().getBytes(UTF_8) : entry.bytes())));
+                sha256.digest(entry.kind() == org.storeservice.api.storage.EntryKind.TEXT ? entry.text().getBytes(UTF_8)
+                        : entry.bytes()))));
         return all;
     }
 

@@ -54,6 +54,7 @@ class ShadowOverMonoAsmxTest {
                 ShadowProxy proxy = ShadowProxy.builder().port(0).primary(asmx.endpoint()).shadow(store.endpointUri())
                         .differences(differences).droppedKeys(dir.resolve("dropped.jsonl"))
                         .accept(Path.of("..", "deploy", "shadow", "asmx-known.accept"))
+                        .accept(Path.of("..", "deploy", "shadow", "asmx-mono.accept"))
                         .observer((binding, operation, result) -> {
                             results.computeIfAbsent(binding.tag() + " " + operation + " " + result.tag(),
                                     tag -> new AtomicLong()).incrementAndGet();
@@ -106,13 +107,14 @@ class ShadowOverMonoAsmxTest {
             // The SOAP answers are the same bytes. The HTTP GET/POST ones differ in one place: Mono ends the XML
             // declaration with its platform's line end, LF on Linux, where .NET on Windows (and Store, after it) writes
             // CRLF (wire notes §6). Mono's metadata pages are its own. Each is a rule of the shipped
-            // deploy/shadow/asmx-known.accept: all are counted accepted, none differing.
+            // deploy/shadow/asmx-mono.accept (Mono's, on top of .NET's asmx-known.accept): all are counted accepted,
+            // none differing.
             assertEquals(11, found.size(), "the HTTP GET and POST writes, twice each, and the three metadata pages");
             assertEquals(List.of(), results.keySet().stream().filter(tag -> tag.endsWith(" differing")).toList(),
                     results.toString());
             int writes = 0;
             for (String line : found) {
-                assertTrue(line.contains("\"accepted\":[\"../deploy/shadow/asmx-known.accept:"), line);
+                assertTrue(line.contains("\"accepted\":[\"../deploy/shadow/asmx-mono.accept:"), line);
                 if (line.contains("\"binding\":\"metadata\"")) {
                     continue;
                 }
@@ -147,6 +149,7 @@ class ShadowOverMonoAsmxTest {
                 StoreServer store = StoreServer.builder().port(0).storage(storage).build().start();
                 ShadowProxy proxy = ShadowProxy.builder().port(0).primary(store.endpointUri()).shadow(asmx.endpoint())
                         .differences(differences).accept(Path.of("..", "deploy", "shadow", "asmx-known.accept"))
+                        .accept(Path.of("..", "deploy", "shadow", "asmx-mono.accept"))
                         .observer((binding, operation, result) -> results.computeIfAbsent(result.tag(),
                                 tag -> new AtomicLong()).incrementAndGet()).build().start()) {
             URI endpoint = proxy.endpointUri();

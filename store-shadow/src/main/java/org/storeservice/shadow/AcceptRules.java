@@ -59,8 +59,25 @@ final class AcceptRules {
      * @throws IOException if it cannot be read
      */
     static AcceptRules read(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file, UTF_8);
+        return read(List.of(file));
+    }
+
+    /**
+     * Reads {@code files}, in order: a difference takes the reason of the first rule matching it.
+     *
+     * @throws IllegalArgumentException naming the file and line of the first rule that is not one, and why
+     * @throws IOException if one cannot be read
+     */
+    static AcceptRules read(List<Path> files) throws IOException {
         List<Rule> rules = new ArrayList<>();
+        for (Path file : files) {
+            readInto(file, rules);
+        }
+        return new AcceptRules(rules);
+    }
+
+    private static void readInto(Path file, List<Rule> rules) throws IOException {
+        List<String> lines = Files.readAllLines(file, UTF_8);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -90,7 +107,6 @@ final class AcceptRules {
             }
             rules.add(new Rule(fields[0], fields[1], kind, fields[3].strip(), where));
         }
-        return new AcceptRules(rules);
     }
 
     private static String sorted(Set<String> names) {

@@ -38,8 +38,19 @@ final class AddressRewriter {
      * @return {@code body} itself when nothing names the service
      */
     byte[] rewrite(byte[] body, String clientScheme, String clientHost) {
+        return rewrite(body, clientHost, clientScheme, clientHost);
+    }
+
+    /**
+     * {@code body} with the service's own address replaced by the client's, where the {@code Host} sent to the service
+     * is not the one the client called (a trusted proxy's {@code X-Forwarded-Host} names another).
+     *
+     * @param sentHost the {@code Host} the service was sent: its host with the service's port names the service too
+     */
+    byte[] rewrite(byte[] body, String sentHost, String clientScheme, String clientHost) {
         String text = new String(body, ISO_8859_1); // one char per byte: the URLs (ASCII) are found, nothing else changes
         String clientName = hostName(clientHost).toLowerCase(Locale.ROOT);
+        String sentName = hostName(sentHost).toLowerCase(Locale.ROOT);
         String replacement = clientScheme + "://" + clientHost;
         Matcher url = URL.matcher(text);
         StringBuilder rewritten = null;
@@ -47,7 +58,7 @@ final class AddressRewriter {
         while (url.find()) {
             String named = url.group(2).toLowerCase(Locale.ROOT);
             int namedPort = url.group(3) != null ? Integer.parseInt(url.group(3)) : defaultPort(url.group(1));
-            if (namedPort != port || !named.equals(host) && !named.equals(clientName)) {
+            if (namedPort != port || !named.equals(host) && !named.equals(clientName) && !named.equals(sentName)) {
                 continue;
             }
             if (rewritten == null) {

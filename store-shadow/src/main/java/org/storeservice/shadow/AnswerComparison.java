@@ -16,7 +16,8 @@ import org.storeservice.shadow.ComparisonRules.DocumentedChoice;
  * Compares the primary's and the shadow's answers to one request by {@link ComparisonRules}: says how they differ, one
  * {@link Difference} for each thing that differs (a cause to group by, a detail to read); empty when they match. A
  * body difference is named by what it is where that can be told: only the line ends, only a fault's text, or, for a
- * write, its outcome (Success on one side, not on the other). A body longer than the proxy keeps is compared by its
+ * write (one the proxy read, or any request either answer of which carries Success or Error), its outcome (Success on
+ * one side, not on the other), which no accept rule hides. A body longer than the proxy keeps is compared by its
  * length and SHA-256 as sent (no host normalised). Immutable and thread-safe.
  */
 final class AnswerComparison {
@@ -36,7 +37,8 @@ final class AnswerComparison {
     }
 
     /**
-     * @param write whether the request was a write: then an answer with another outcome is a difference of its own
+     * @param write whether the proxy read the request as a write: then an answer with another outcome is a difference
+     *     of its own; so it is, whatever the request, when either answer carries a write's Success or Error
      */
     List<Difference> differences(Answer primary, Answer shadow, boolean write) {
         List<Difference> found = new ArrayList<>();
@@ -62,9 +64,14 @@ final class AnswerComparison {
                 found.add(new Difference("header:" + name, text, text));
             }
         }
-        boolean outcomesMayDiffer = write && (!sameBytes || primary.status() != shadow.status());
-        String primaryOutcome = outcomesMayDiffer ? outcome(primary) : null;
-        String shadowOutcome = outcomesMayDiffer ? outcome(shadow) : null;
+        // Not only where the proxy read a key: a write its codec refused before the key (content after </Envelope>,
+        // invalid UTF-8) may be answered Success by one service and a fault by the other, in any binding.
+        boolean outcomesMayDiffer = !sameBytes || primary.status() != shadow.status();
+        String primaryResult = outcomesMayDiffer ? result(primary) : null;
+        String shadowResult = outcomesMayDiffer ? result(shadow) : null;
+        boolean compareOutcomes = outcomesMayDiffer && (write || primaryResult != null || shadowResult != null);
+        String primaryOutcome = compareOutcomes ? outcome(primary, primaryResult) : null;
+        String shadowOutcome = compareOutcomes ? outcome(shadow, shadowResult) : null;
         if (!Objects.equals(primaryOutcome, shadowOutcome)) {
             found.add(new Difference(Difference.OUTCOME, "the write answered " + primaryOutcome + " by the primary, "
                     + shadowOutcome + " by the shadow", bodyDetail(primary, primaryBody, shadow, shadowBody)));
@@ -115,10 +122,15 @@ final class AnswerComparison {
                 + " bytes, hosts normalised): primary " + excerpt(primaryBody, at) + ", shadow " + excerpt(shadowBody, at);
     }
 
-    /** A write's outcome as a client reads it: the status and Success, Error or neither (a fault, an error page). */
-    private static String outcome(Answer answer) {
+    /** The Success or Error an answer carries as a write's result, or {@code null}. */
+    private static String result(Answer answer) {
         Matcher result = RESULT.matcher(new String(answer.body(), ISO_8859_1));
-        return answer.status() + " " + (result.find() ? result.group(1) : "without Success or Error");
+        return result.find() ? result.group(1) : null;
+    }
+
+    /** A write's outcome as a client reads it: the status and Success, Error or neither (a fault, an error page). */
+    private static String outcome(Answer answer, String result) {
+        return answer.status() + " " + (result != null ? result : "without Success or Error");
     }
 
     private static String lineEnds(String text) {

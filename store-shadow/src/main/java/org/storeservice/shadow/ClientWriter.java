@@ -12,14 +12,18 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Writes the primary's answer to the client, piece by piece in order, without holding the primary back: the primary is
  * read on while earlier pieces are still on their way to the client, as long as the bytes waiting for the client stay
- * within a bound; past it, the primary is read on only as the client takes them. So an answer within the bound (a
- * write's is a few hundred bytes) is read whole from the primary whatever the client does, and the key's turn is given
- * back without waiting for the client; memory stays within the bound for each exchange. Once a write to the client
- * fails, the rest is dropped (the primary is still read to its end). Thread-safe.
+ * within a bound for the exchange and each piece can be reserved in the proxy's {@link ClientAnswerBudget}; past
+ * either, the primary is read on only as the client takes them. So an answer within the bound (a write's is a few
+ * hundred bytes) is read whole from the primary whatever the client does while the budget lasts, and the key's turn is
+ * given back without waiting for the client; memory stays within the budget, plus one piece for each exchange. Once a
+ * write to the client fails, the rest is dropped (the primary is still read to its end). Thread-safe.
  */
 final class ClientWriter {
     private final Response response;
     private final long bound;
+    private final ClientAnswerBudget budget;
+    /** Pieces waiting that the budget had no room for: the primary is read on once they are written. */
+    private int unreserved;
     private final Deque<Piece> pieces = new ArrayDeque<>();
     private long waitingBytes;
     private boolean writing;
@@ -31,16 +35,17 @@ final class ClientWriter {
      * @param chunk the chunk to release once written, or {@code null}
      * @param bytes what to write, or {@code null} for none (a marker: {@code done} runs once the pieces before it did)
      * @param done told once it is written or cannot be, or {@code null}
+     * @param size how many bytes it had to write (taken when it was made: writing consumes the buffer)
+     * @param reserved whether its bytes are reserved in the budget
      */
-    private record Piece(Content.Chunk chunk, ByteBuffer bytes, boolean last, Callback done) {
-        int size() {
-            return bytes == null ? 0 : bytes.remaining();
-        }
+    private record Piece(Content.Chunk chunk, ByteBuffer bytes, boolean last, Callback done, int size,
+            boolean reserved) {
     }
 
-    ClientWriter(Response response, long bound) {
+    ClientWriter(Response response, long bound, ClientAnswerBudget budget) {
         this.response = response;
         this.bound = bound;
+        this.budget = budget;
     }
 
     /** Why the client's answer could not be written, once it could not; else {@code null}. */
@@ -54,11 +59,12 @@ final class ClientWriter {
         synchronized (this) {
             if (failure == null) {
                 chunk.retain();
-                Piece piece = new Piece(chunk, chunk.getByteBuffer(), false, null);
+                Piece piece = piece(chunk, chunk.getByteBuffer(), false, null);
                 pieces.addLast(piece);
                 waitingBytes += piece.size();
-                if (waitingBytes > bound) {
+                if (waitingBytes > bound || unreserved > 0) {
                     held = readMore;
+                    budget.heldBack(1);
                     now = false;
                 }
             }
@@ -71,35 +77,47 @@ final class ClientWriter {
 
     /** Writes {@code bytes} (not the last) after what is waiting; they are the caller's no more. */
     void write(ByteBuffer bytes) {
-        add(new Piece(null, bytes, false, null));
+        add(bytes, false, null);
     }
 
     /** Ends the answer with {@code bytes} after what is waiting; {@code done} is told when the answer is complete. */
     void end(ByteBuffer bytes, Callback done) {
-        add(new Piece(null, bytes, true, done));
+        add(bytes, true, done);
     }
 
     /** Runs {@code then} once every piece before it was written or dropped, without writing the answer's end. */
     void then(Runnable then) {
-        add(new Piece(null, null, false, Callback.from(then, x -> then.run())));
+        add(null, false, Callback.from(then, x -> then.run()));
     }
 
-    private void add(Piece piece) {
+    private void add(ByteBuffer bytes, boolean last, Callback done) {
         Throwable failed;
         synchronized (this) {
             failed = failure;
             if (failed == null) {
+                Piece piece = piece(null, bytes, last, done);
                 pieces.addLast(piece);
                 waitingBytes += piece.size();
             }
         }
         if (failed != null) {
-            if (piece.done() != null) {
-                piece.done().failed(failed);
+            if (done != null) {
+                done.failed(failed);
             }
             return;
         }
         pump();
+    }
+
+    /** A piece, its bytes reserved in the budget if they fit (else counted as unreserved); under the lock. */
+    private Piece piece(Content.Chunk chunk, ByteBuffer bytes, boolean last, Callback done) {
+        int size = bytes == null ? 0 : bytes.remaining();
+        boolean reserved = size == 0 || budget.tryReserve(size);
+        if (!reserved) {
+            unreserved++;
+        }
+        budget.waiting(size);
+        return new Piece(chunk, bytes, last, done, size, reserved);
     }
 
     private void pump() {
@@ -132,15 +150,20 @@ final class ClientWriter {
             pieces.pollFirst();
             writing = false;
             waitingBytes -= piece.size();
+            if (!piece.reserved()) {
+                unreserved--;
+            }
             if (failed != null && failure == null) {
                 failure = failed;
                 dropped = new ArrayList<>(pieces);
                 pieces.clear();
                 waitingBytes = 0;
+                unreserved = 0;
             }
-            if (held != null && (failure != null || waitingBytes <= bound)) {
+            if (held != null && (failure != null || waitingBytes <= bound && unreserved == 0)) {
                 resume = held;
                 held = null;
+                budget.heldBack(-1);
             }
         }
         finish(piece, failed);
@@ -153,7 +176,11 @@ final class ClientWriter {
         pump();
     }
 
-    private static void finish(Piece piece, Throwable failed) {
+    private void finish(Piece piece, Throwable failed) {
+        budget.waiting(-piece.size());
+        if (piece.reserved()) {
+            budget.release(piece.size());
+        }
         if (piece.chunk() != null) {
             piece.chunk().release();
         }

@@ -70,9 +70,14 @@ final class Exchange {
     /** Whether the client sent a body (Content-Length, even 0, or chunked): the copies send one, with its length. */
     private final boolean framed;
     private final List<HttpField> forwarded;
-    /** How the client called the proxy: its scheme and its {@code Host}, for a metadata answer's addresses. */
+    /**
+     * How the client called the proxy: its scheme and its {@code Host}, or what a trusted proxy's forwarded headers
+     * name, for a metadata answer's addresses.
+     */
     private final String clientScheme;
     private final String clientHost;
+    /** The {@code Host} the primary is sent: its host with the primary's port names the primary too (Mono's way). */
+    private final String sentHost;
 
     private BodyCopy copy;
     private Classification classification = Classification.UNREAD;
@@ -84,6 +89,8 @@ final class Exchange {
     private boolean outOfTurn;
     /** Whether the primary's answer is held whole, to name the proxy's address in it: a metadata answer. */
     private boolean holding;
+    /** What the held metadata answer reserved in the proxy's {@link ClientAnswerBudget}. */
+    private long heldReserved;
     /** Set once the primary's status and headers were put on the client's response. */
     private volatile boolean headersCopied;
 
@@ -110,10 +117,15 @@ final class Exchange {
             headers.add(new HttpField(HttpHeader.CONTENT_LENGTH, "0")); // sent as the client sent it
         }
         this.forwarded = headers;
-        this.clientScheme = request.getHttpURI().getScheme() == null ? "http" : request.getHttpURI().getScheme();
         String host = request.getHeaders().get(HttpHeader.HOST);
-        this.clientHost = host != null && !host.isBlank() ? host.strip()
-                : Request.getServerName(request) + ":" + Request.getServerPort(request);
+        ForwardedHeaders.CalledAddress called = exchanges.forwardedHeaders.calledAddress(request.getHeaders(),
+                request.getConnectionMetaData().getRemoteSocketAddress(),
+                request.getHttpURI().getScheme() == null ? "http" : request.getHttpURI().getScheme(),
+                host != null && !host.isBlank() ? host.strip()
+                        : Request.getServerName(request) + ":" + Request.getServerPort(request));
+        this.sentHost = host != null && !host.isBlank() ? host.strip() : called.host();
+        this.clientScheme = called.scheme();
+        this.clientHost = called.host();
     }
 
     void start() {
@@ -172,6 +184,9 @@ final class Exchange {
                 atEndpoint = false;
             }
         }
+        if (classification.binding() == Binding.METADATA) {
+            ForwardedHeaders.askForIdentity(forwarded);
+        }
         if (classification.writes()) {
             if (!exchanges.turns.take(classification.key(), this::sendToPrimary)) {
                 outOfTurn = true; // not delayed further, and not mirrored: its key listed now
@@ -225,7 +240,7 @@ final class Exchange {
     private void primaryHeaders(org.eclipse.jetty.client.Response primary) {
         answer = new AnswerCopy(exchanges.maxAnswerBytes);
         answer.head(primary.getStatus(), primary.getHeaders());
-        writer = new ClientWriter(response, exchanges.maxAnswerBytes);
+        writer = new ClientWriter(response, exchanges.maxAnswerBytes, exchanges.answers);
         holding = atEndpoint && classification.binding() == Binding.METADATA;
         PrimaryReason.setStatus(response, primary.getStatus(), primary.getReason());
         HttpFields.Mutable headers = response.getHeaders();
@@ -242,11 +257,19 @@ final class Exchange {
         long before = answer.length();
         answer.append(chunk.getByteBuffer());
         if (holding) {
-            if (answer.length() <= exchanges.maxAnswerBytes) {
+            int size = (int) (answer.length() - before);
+            if (answer.length() <= exchanges.maxAnswerBytes && exchanges.answers.tryReserve(size)) {
+                heldReserved += size;
                 next.run(); // held in the answer's copy, written whole at its end
                 return;
             }
-            holding = false; // too long to hold: what was held goes first, as it came, the rest streams
+            // Too long to hold, or the proxy's answers hold all the memory they may: what was held goes first, as it
+            // came, the rest streams, and the page names the primary's address, not rewritten.
+            holding = false;
+            releaseHeld();
+            log.warn("A metadata answer to {} {} is sent as the primary wrote it, not naming the proxy's address: {}",
+                    method, rawPath, answer.length() > exchanges.maxAnswerBytes ? "longer than "
+                            + exchanges.maxAnswerBytes + " bytes" : "the memory for answers held for clients is spent");
             writer.write(ByteBuffer.wrap(answer.held(), 0, (int) before));
         }
         writer.write(chunk, next);
@@ -259,11 +282,13 @@ final class Exchange {
             if (holding) {
                 primaryAnswer = clientsAddress(primaryAnswer);
                 rest = ByteBuffer.wrap(primaryAnswer.body());
+                releaseHeld(); // the writer reserves what it writes
             }
             release(null, primaryAnswer); // the primary has answered: the copy queued, the key's turn given back
             writer.end(rest, callback);
             return;
         }
+        releaseHeld();
         Throwable failure = result.getFailure();
         String why = ShadowSender.describe(failure);
         int status = failure instanceof TimeoutException ? HttpStatus.GATEWAY_TIMEOUT_504 : HttpStatus.BAD_GATEWAY_502;
@@ -281,6 +306,12 @@ final class Exchange {
         response.write(true, ByteBuffer.wrap(text), callback);
     }
 
+    /** Gives back what the held metadata answer reserved of the proxy's memory for answers. */
+    private void releaseHeld() {
+        exchanges.answers.release(heldReserved);
+        heldReserved = 0;
+    }
+
     /**
      * The held metadata answer naming the address the client called where the primary named its own, its
      * {@code Content-Length} set to match; the answer as it came if it names neither or was not held whole.
@@ -289,7 +320,7 @@ final class Exchange {
         if (!held.complete()) {
             return held;
         }
-        byte[] body = exchanges.primaryAddress.rewrite(held.body(), clientScheme, clientHost);
+        byte[] body = exchanges.primaryAddress.rewrite(held.body(), sentHost, clientScheme, clientHost);
         if (body == held.body()) {
             return held;
         }

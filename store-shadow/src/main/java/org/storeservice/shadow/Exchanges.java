@@ -16,6 +16,8 @@ final class Exchanges {
     final ShadowQueue queue;
     final Reports reports;
     final BodyMemoryBudget memory;
+    /** The memory every exchange's answer waiting for its client (or held to be rewritten) shares. */
+    final ClientAnswerBudget answers;
     final ForwardedHeaders forwardedHeaders;
     final long maxBodyBytes;
     final int maxAnswerBytes;
@@ -25,7 +27,7 @@ final class Exchanges {
     final AddressRewriter primaryAddress;
 
     Exchanges(Upstream primary, RequestClassifier classifier, KeyTurns turns, ShadowQueue queue, Reports reports,
-            BodyMemoryBudget memory, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
+            BodyMemoryBudget memory, ClientAnswerBudget answers, ForwardedHeaders forwardedHeaders, long maxBodyBytes, int maxAnswerBytes,
             long primaryIdleMillis) {
         this.primary = primary;
         this.classifier = classifier;
@@ -33,6 +35,7 @@ final class Exchanges {
         this.queue = queue;
         this.reports = reports;
         this.memory = memory;
+        this.answers = answers;
         this.forwardedHeaders = forwardedHeaders;
         this.maxBodyBytes = maxBodyBytes;
         this.maxAnswerBytes = maxAnswerBytes;

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
@@ -44,7 +46,9 @@ import org.storeservice.jetty.QuietJetty;
  *
  * <p><b>Bounded.</b> Request bodies are held once (in memory within a quarter of the heap, else a temporary file),
  * up to {@link Builder#maxBodyBytes}; a larger body streams to the primary and is not mirrored. The copies waiting for
- * the shadow hold at most {@link Builder#queueBytes}; one that does not fit is dropped at once and counted.
+ * the shadow hold at most {@link Builder#queueBytes}; one that does not fit is dropped at once and counted. Answers
+ * waiting for slow clients hold at most an eighth of the heap together (beyond it, each exchange reads the primary
+ * only as fast as its client reads).
  *
  * <p><b>Never twice.</b> Each request is sent to the primary once and its copy to the shadow at most once; neither
  * is ever sent again, whatever fails (a write sent twice could be applied twice).
@@ -92,6 +96,7 @@ public final class ShadowProxy implements AutoCloseable {
     private Upstream primary;
     private Upstream shadow;
     private ShadowQueue queue;
+    private ClientAnswerBudget answers;
     private Reports reports;
     private ManagementServer management;
 
@@ -131,7 +136,7 @@ public final class ShadowProxy implements AutoCloseable {
                     Math.max(8, settings.shadowConcurrency));
             ShadowSender sender = new ShadowSender(shadow, primary.endpointPath(),
                     new AnswerComparison(settings.primary, settings.shadow),
-                    settings.accept == null ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
+                    settings.accept.isEmpty() ? AcceptRules.NONE : AcceptRules.read(settings.accept), reports,
                     settings.shadowTimeout.toMillis(), MAX_ANSWER_BYTES);
             queue = new ShadowQueue(settings.queueBytes, settings.shadowConcurrency, sender::send, this::dropped);
             sender.queue(queue);
@@ -139,9 +144,11 @@ public final class ShadowProxy implements AutoCloseable {
             shadow.start();
             // A quarter of the heap for the bodies held, as the codec allows Store's own request bodies.
             BodyMemoryBudget bodies = new BodyMemoryBudget(Runtime.getRuntime().maxMemory() / 4);
+            answers = new ClientAnswerBudget(settings.clientAnswerBytes > 0 ? settings.clientAnswerBytes
+                    : Runtime.getRuntime().maxMemory() / 8);
             server = jetty(new Exchanges(primary,
                     new RequestClassifier(settings.namespace, primary.endpointPath(), settings.maxBodyBytes),
-                    new KeyTurns(), queue, reports, bodies, new ForwardedHeaders(settings.door.trustedProxies()),
+                    new KeyTurns(), queue, reports, bodies, answers, new ForwardedHeaders(settings.door.trustedProxies()),
                     settings.maxBodyBytes, MAX_ANSWER_BYTES, settings.primaryTimeout.toMillis()));
             connectors.open(); // before Jetty starts, so that a port that cannot be bound is named
             server.start();
@@ -335,6 +342,11 @@ public final class ShadowProxy implements AutoCloseable {
         return q == null ? 0 : q.bytes();
     }
 
+    /** The memory for answers waiting for clients, once started (for tests). */
+    ClientAnswerBudget clientAnswers() {
+        return answers;
+    }
+
     private static String hostForUrl(String host) {
         return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
     }
@@ -355,7 +367,10 @@ public final class ShadowProxy implements AutoCloseable {
         long differencesMaxBytes = DEFAULT_DIFFERENCES_MAX_BYTES;
         int differencesFiles = DEFAULT_DIFFERENCES_FILES;
         Path droppedKeys;
-        Path accept;
+        /** Immutable, so that a copy does not share it with its builder. */
+        List<Path> accept = List.of();
+        /** The memory for answers waiting for clients; 0 for an eighth of the heap. */
+        long clientAnswerBytes;
         ShadowObserver observer;
 
         Settings copy() {
@@ -476,10 +491,19 @@ public final class ShadowProxy implements AutoCloseable {
 
         /**
          * The rules of the understood differences, read at start (one a line: BINDING OPERATION WHAT REASON; a bad line
-         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default.
+         * fails the start, naming it): a difference they all match is counted {@code accepted}. None by default. Each
+         * call adds a file, read after those before it (the .NET rules, then Mono's, say).
          */
         public Builder accept(Path file) {
-            settings.accept = Objects.requireNonNull(file, "file");
+            List<Path> files = new ArrayList<>(settings.accept);
+            files.add(Objects.requireNonNull(file, "file"));
+            settings.accept = List.copyOf(files);
+            return this;
+        }
+
+        /** The memory answers waiting for their clients may hold together (tests set it); an eighth of the heap. */
+        Builder clientAnswerBytes(long bytes) {
+            settings.clientAnswerBytes = bytes;
             return this;
         }
 
