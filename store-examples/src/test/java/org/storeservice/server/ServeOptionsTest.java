@@ -152,7 +152,7 @@ class ServeOptionsTest {
         assertMessage("Invalid value for option '--storage': needs a non-empty value", "--storage=");
         assertMessage("Invalid value for option '--log-level': loud is none of trace, debug, info, warn, error, off",
                 "--log-level", "loud");
-        assertMessage("unknown command 'serve-me'; the commands are serve, get, list, export, import, backup, delete, compare, diff, shadow, users", "serve-me");
+        assertMessage("unknown command 'serve-me'; the commands are serve, get, list, export, import, backup, delete, compare, diff, shadow, shadow-report, users", "serve-me");
     }
 
     @Test

@@ -90,7 +90,7 @@ class StoreServerJarIT {
         String stderr = new String(typo.getErrorStream().readAllBytes(), UTF_8);
         assertEquals(2, ServerJar.exitStatus(typo, Duration.ofSeconds(60)));
         assertTrue(stderr.startsWith("store-server: unknown command 'lsit'; the commands are serve, get, list, export,"
-                + " import, backup, delete, compare, diff, shadow, users"), stderr);
+                + " import, backup, delete, compare, diff, shadow, shadow-report, users"), stderr);
     }
 
     @Test
