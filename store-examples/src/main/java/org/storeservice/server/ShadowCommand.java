@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -72,9 +73,10 @@ final class ShadowCommand implements Callable<Integer> {
                     + " line, to FILE; else to the log. Env: STORE_DROPPED_KEYS.")
     Path droppedKeys;
 
-    @Option(names = "--accept", paramLabel = "FILE", description = "Rules of the understood differences, one a line:"
-            + " BINDING OPERATION WHAT REASON; a difference they match is counted accepted. Env: STORE_ACCEPT.")
-    Path accept;
+    @Option(names = "--accept", paramLabel = "FILE", split = ",", description = "Rules of the understood differences,"
+            + " one a line: BINDING OPERATION WHAT REASON; a difference they match is counted accepted. Repeatable"
+            + " (or FILE,FILE): every file's rules apply. Env: STORE_ACCEPT.")
+    List<Path> accept = List.of();
 
     @Option(names = "--max-request-bytes", paramLabel = "N", defaultValue = "" + ShadowProxy.DEFAULT_MAX_BODY_BYTES,
             converter = Converters.ByteCount.class,
@@ -153,9 +155,7 @@ final class ShadowCommand implements Callable<Integer> {
         if (droppedKeys != null) {
             builder.droppedKeys(droppedKeys);
         }
-        if (accept != null) {
-            builder.accept(accept);
-        }
+        accept.forEach(builder::accept);
         frontDoor.listen(builder);
         return builder;
     }

@@ -212,4 +212,25 @@ class ShadowCommandTest {
                 + ":3: unknown difference line-ends"), errors.toString(UTF_8));
         assertTrue(hooks.isEmpty(), "nothing left running");
     }
+
+    @Test
+    void everyAcceptFileGivenIsRead(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
+        java.nio.file.Path known = Files.write(directory.resolve("known.accept"),
+                List.of("soap11 * fault-text .NET's fault text"));
+        java.nio.file.Path mono = Files.write(directory.resolve("mono.accept"),
+                List.of("httpget * line-endings Mono's LF", "httppost * line-ends no such kind"));
+        for (String[] given : List.of(new String[] {"--accept", known.toString(), "--accept", mono.toString()},
+                new String[] {"--accept", known + "," + mono})) {
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
+            Main main = new Main(new ToolContext(InputStream.nullInputStream(), new ByteArrayOutputStream(),
+                    new PrintStream(errors, true, UTF_8), Map.of(), hooks::add, status -> { }, uri -> { }));
+            List<String> args = new java.util.ArrayList<>(List.of("shadow", "--port", "0",
+                    "--primary", "http://127.0.0.1:1/API/Store.asmx", "--shadow", "http://127.0.0.1:2/API/Store.asmx"));
+            args.addAll(List.of(given));
+            assertEquals(Main.EXIT_FAILURE, main.run(args.toArray(String[]::new)), "the second file's bad line");
+            assertTrue(errors.toString(UTF_8).startsWith("store-server shadow: could not start: " + mono
+                    + ":2: unknown difference line-ends"), errors.toString(UTF_8));
+            assertTrue(hooks.isEmpty(), "nothing left running");
+        }
+    }
 }
