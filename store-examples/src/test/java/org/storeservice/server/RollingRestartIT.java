@@ -1,33 +1,16 @@
 package org.storeservice.server;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.storeservice.server.HaproxyFront.Backend;
 
 /**
  * Rolling restarts behind a load balancer cost no request: two ready servers with their default settings (SQLite),
@@ -44,167 +27,35 @@ class RollingRestartIT {
     @TempDir
     Path directory;
 
-    private record Server(int port, int managementPort, Path log, Path data) {
-    }
-
     @Test
     void rollingRestartsUnderLoadFailNoRequest() throws Exception {
-        Path haproxy = Path.of("/usr/sbin/haproxy");
-        String why = "the rolling-restart test needs HAProxy (Debian's haproxy), which .ci/run installs";
-        if (!Files.isExecutable(haproxy)) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(why + "; CI=true, so this fails rather than skips");
-            }
-            System.out.println("RollingRestartIT skipped: " + why);
-            Assumptions.abort(why);
-        }
-        List<Server> servers = List.of(server("store1"), server("store2"));
-        Map<Server, Process> running = new ConcurrentHashMap<>();
-        int frontPort = freePort();
-        Path config = directory.resolve("haproxy.cfg");
-        Files.writeString(config, haproxyConfig(frontPort, servers));
-        Process balancer = null;
-        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
-        try {
-            for (Server server : servers) {
-                running.put(server, start(server));
-            }
-            balancer = new ProcessBuilder(haproxy.toString(), "-db", "-f", config.toString())
-                    .redirectErrorStream(true).redirectOutput(directory.resolve("haproxy.log").toFile()).start();
-            URI front = URI.create("http://127.0.0.1:" + frontPort + "/API/Store.asmx");
-            for (Server server : servers) {
-                awaitUpBehind(front, server);
-            }
-
-            AtomicBoolean writing = new AtomicBoolean(true);
-            AtomicLong successes = new AtomicLong();
-            List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-            List<Future<?>> loops = new ArrayList<>();
-            for (int w = 0; w < WRITERS; w++) {
-                int writer = w;
-                loops.add(writers.submit(() -> write(front, writer, writing, successes, failures)));
-            }
+        HaproxyFront.requireHaproxy("RollingRestartIT",
+                "the rolling-restart test needs HAProxy (Debian's haproxy), which .ci/run installs");
+        List<Backend> servers = List.of(Backend.in(directory, "store1"), Backend.in(directory, "store2"));
+        try (HaproxyFront balancer = HaproxyFront.start(directory, servers, this::start, BOUND);
+                RollingWriters writers = RollingWriters.start(balancer.endpoint(), WRITERS)) {
             for (int round = 0; round < ROUNDS; round++) {
-                for (Server server : servers) {
-                    long before = successes.get();
-                    Process stopping = running.get(server);
-                    stopping.destroy(); // SIGTERM, as systemd and an operator send it
-                    assertTrue(stopping.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), "the server did not stop");
-                    assertEquals(0, stopping.exitValue(), "a clean stop exits with 0: " + Files.readString(server.log()));
-                    running.put(server, start(server));
-                    awaitUpBehind(front, server);
-                    assertTrue(successes.get() > before, "writes went on through the other server meanwhile");
+                for (Backend server : servers) {
+                    long before = writers.successes();
+                    Process stopped = balancer.stop(server);
+                    assertEquals(0, stopped.exitValue(), "a clean stop exits with 0: " + Files.readString(server.log()));
+                    balancer.startAgain(server);
+                    assertTrue(writers.successes() > before, "writes went on through the other server meanwhile");
                 }
             }
-            writing.set(false);
-            for (Future<?> loop : loops) {
-                loop.get(BOUND.toSeconds(), TimeUnit.SECONDS);
-            }
-            System.out.println("RollingRestartIT: " + ROUNDS * servers.size() + " restarts, " + successes.get()
-                    + " writes Success, " + failures.size() + " failed");
-            assertEquals(List.of(), failures.subList(0, Math.min(10, failures.size())),
-                    failures.size() + " writes failed during rolling restarts");
-            assertTrue(successes.get() > 0);
-        } finally {
-            writers.shutdownNow();
-            if (balancer != null) {
-                balancer.destroyForcibly();
-            }
-            running.values().forEach(Process::destroyForcibly);
+            writers.stopAndAssertAllSucceeded(BOUND, "RollingRestartIT: " + ROUNDS * servers.size() + " restarts",
+                    "rolling restarts");
         }
-    }
-
-    /**
-     * One writer: through the balancer, one write after another on a kept-alive connection, no retries; WriteString
-     * over HTTP GET (answered where it was read) and a 100 KiB WriteBytes over SOAP 1.1 (a body over 128 KiB, read and
-     * answered on the server's executor) in turn.
-     */
-    private static void write(URI front, int writer, AtomicBoolean writing, AtomicLong successes, List<String> failures) {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
-        String content = java.util.Base64.getEncoder().encodeToString(new byte[100 * 1024]);
-        for (long i = 0; writing.get(); i++) {
-            String key = "w" + writer + "-" + i;
-            HttpRequest request = i % 2 == 0
-                    ? HttpRequest.newBuilder(URI.create(front + "/WriteString?key=" + key + "&value=v" + i))
-                            .timeout(Duration.ofSeconds(30)).build()
-                    : HttpRequest.newBuilder(front).timeout(Duration.ofSeconds(30))
-                            .header("Content-Type", "text/xml; charset=utf-8")
-                            .header("SOAPAction", "\"http://tempuri.org/WriteBytes\"")
-                            .POST(HttpRequest.BodyPublishers.ofString("<soap:Envelope xmlns:soap=\"http://schemas."
-                                    + "xmlsoap.org/soap/envelope/\"><soap:Body><WriteBytes xmlns=\"http://tempuri.org/\">"
-                                    + "<key>" + key + "</key><content>" + content + "</content></WriteBytes></soap:Body>"
-                                    + "</soap:Envelope>")).build();
-            try {
-                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && response.body().contains("Success<")) {
-                    successes.incrementAndGet();
-                } else {
-                    failures.add(key + ": " + response.statusCode() + " " + response.body().strip());
-                }
-            } catch (IOException e) {
-                failures.add(key + ": " + e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private Server server(String name) throws IOException {
-        return new Server(freePort(), freePort(), directory.resolve(name + ".log"), directory.resolve(name + ".db"));
     }
 
     /** Starts the ready server with its defaults (drain and storage included); returns once it listens. */
-    private Process start(Server server) throws Exception {
+    private Process start(Backend server) throws Exception {
         Path stdout = Files.createTempFile(directory, "stdout", ".txt");
+        Path data = directory.resolve(server.name() + ".db");
         Process process = ServerJar.command("--port", String.valueOf(server.port()), "--management-port",
-                String.valueOf(server.managementPort()), "--storage", "sqlite:" + server.data())
+                String.valueOf(server.managementPort()), "--storage", "sqlite:" + data)
                 .redirectOutput(stdout.toFile()).redirectError(server.log().toFile()).start();
         ServerJar.firstLine(stdout, process, server.log(), BOUND);
         return process;
-    }
-
-    /** Waits until the balancer sends to {@code server} again: its readiness is 200 and a check has passed since. */
-    private static void awaitUpBehind(URI front, Server server) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        URI ready = URI.create("http://127.0.0.1:" + server.managementPort() + "/health/ready");
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        while (true) {
-            try {
-                if (http.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding())
-                        .statusCode() == 200) {
-                    break;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            assertTrue(System.nanoTime() < deadline, "the server did not turn ready");
-            Thread.sleep(100);
-        }
-        Thread.sleep(2_500); // the balancer's next check (inter 1 s, rise 1) has passed: it sends here again
-    }
-
-    /** HAProxy's configuration as deploy/ha/render.sh renders it for an inventory of these servers behind one balancer. */
-    private String haproxyConfig(int frontPort, List<Server> servers) throws IOException, InterruptedException {
-        StringBuilder inventory = new StringBuilder("network 127.0.0.1/32\n");
-        for (Server server : servers) {
-            inventory.append("host ").append(server.log().getFileName().toString().replace(".log", "")).append(" 127.0.0.1 store store=").append(server.port())
-                    .append(" management=").append(server.managementPort()).append('\n');
-        }
-        inventory.append("host lb 127.0.0.1 haproxy haproxy=").append(frontPort).append('\n');
-        Path rendered = directory.resolve("rendered");
-        Path file = Files.writeString(directory.resolve("inventory"), inventory);
-        Process render = new ProcessBuilder("bash", Path.of("..", "deploy", "ha", "render.sh").toString(),
-                file.toString(), rendered.toString()).redirectErrorStream(true).start();
-        String printed = new String(render.getInputStream().readAllBytes(), UTF_8);
-        assertTrue(render.waitFor(60, TimeUnit.SECONDS) && render.exitValue() == 0, "render.sh failed: " + printed);
-        return Files.readString(rendered.resolve("lb").resolve("haproxy.cfg"), UTF_8);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
